@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { Estimator } from '../tokens/estimator.js';
+import type { CompactionEntry, MessageEntry, Pivot } from './entry.js';
+import type { Message } from './message.js';
+
+export interface EntryPlace {
+  sessionId: string;
+  seq: number;
+  parentId: string | null;
+  id?: string;
+  createdAt?: number;
+}
+
+/** A message entry with its token estimates computed once, here, and stored with it. */
+export function buildMessageEntry(message: Message, place: EntryPlace, estimator: Estimator): MessageEntry {
+  return {
+    kind: 'message',
+    id: place.id ?? randomUUID(),
+    sessionId: place.sessionId,
+    parentId: place.parentId,
+    seq: place.seq,
+    createdAt: place.createdAt ?? Date.now(),
+    message,
+    partTokens: message.parts.map((p) => estimator.part(p)),
+    tokens: estimator.message(message),
+  };
+}
+
+export function buildCompactionEntry(pivot: Pivot, place: EntryPlace, estimator: Estimator): CompactionEntry {
+  return {
+    kind: 'compaction',
+    id: place.id ?? randomUUID(),
+    sessionId: place.sessionId,
+    parentId: place.parentId,
+    seq: place.seq,
+    createdAt: place.createdAt ?? Date.now(),
+    pivot,
+    partTokens: [],
+    tokens: estimator.text(pivot.summary) + 4,
+  };
+}
+
+/** Entries for a list of messages, chained by parentId: the shape a session log has. */
+export function buildLog(
+  messages: Message[],
+  estimator: Estimator,
+  sessionId = 'test',
+  startSeq = 0,
+): MessageEntry[] {
+  const out: MessageEntry[] = [];
+  messages.forEach((m, i) => {
+    const parentId = out.at(-1)?.id ?? null;
+    out.push(buildMessageEntry(m, { sessionId, seq: startSeq + i, parentId, id: `e${startSeq + i}` }, estimator));
+  });
+  return out;
+}

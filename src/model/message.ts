@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { jsonObjectSchema } from './json.js';
+import {
+  type AssistantPart,
+  compactionMarkerPartSchema,
+  filePartSchema,
+  reasoningPartSchema,
+  type SystemPart,
+  textPartSchema,
+  toolPartSchema,
+  type UserPart,
+} from './parts.js';
+
+/**
+ * Message metadata. `summary` flags a summary message (seed 000/001 shape), `synthetic` a message
+ * condense wrote, `finish` the model's finish reason, `error` a step that ended in error.
+ */
+export const messageMetadataSchema = jsonObjectSchema;
+
+export const systemMessageSchema = z.object({
+  role: z.literal('system'),
+  parts: z.array(textPartSchema),
+  metadata: messageMetadataSchema.optional(),
+});
+
+export const userMessageSchema = z.object({
+  role: z.literal('user'),
+  parts: z.array(z.union([textPartSchema, filePartSchema, compactionMarkerPartSchema])),
+  metadata: messageMetadataSchema.optional(),
+});
+
+export const assistantMessageSchema = z.object({
+  role: z.literal('assistant'),
+  parts: z.array(z.union([textPartSchema, reasoningPartSchema, filePartSchema, toolPartSchema])),
+  metadata: messageMetadataSchema.optional(),
+});
+
+/** Which part may stand in which role is part of the type: tools only in assistant messages. */
+export const messageSchema = z.discriminatedUnion('role', [
+  systemMessageSchema,
+  userMessageSchema,
+  assistantMessageSchema,
+]);
+
+export type MessageMetadata = z.infer<typeof messageMetadataSchema>;
+export type SystemMessage = { role: 'system'; parts: SystemPart[]; metadata?: MessageMetadata };
+export type UserMessage = { role: 'user'; parts: UserPart[]; metadata?: MessageMetadata };
+export type AssistantMessage = { role: 'assistant'; parts: AssistantPart[]; metadata?: MessageMetadata };
+export type Message = SystemMessage | UserMessage | AssistantMessage;
+export type Role = Message['role'];
+
+/** Joined text of a message's text parts (A004-04: "\n" between parts, other parts ignored). */
+export function messageText(message: Message): string {
+  const texts: string[] = [];
+  for (const part of message.parts) if (part.type === 'text') texts.push(part.text);
+  return texts.join('\n');
+}
+
+export function isSummaryMessage(message: Message): boolean {
+  return message.metadata?.summary === true;
+}

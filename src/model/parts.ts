@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { jsonObjectSchema, jsonValueSchema } from './json.js';
+
+/** Plain text. `synthetic` marks text condense wrote itself (continue message, fillers). */
+export const textPartSchema = z.object({
+  type: z.literal('text'),
+  text: z.string(),
+  synthetic: z.boolean().optional(),
+});
+
+/**
+ * Model reasoning. `providerMetadata` (e.g. Anthropic's signature, OpenAI's encrypted item) is kept
+ * exactly as received: serializers send it back unchanged or drop the whole part, never edit it.
+ */
+export const reasoningPartSchema = z.object({
+  type: z.literal('reasoning'),
+  text: z.string(),
+  providerMetadata: jsonObjectSchema.optional(),
+});
+
+/** Media or a document, inline (base64 `data`) or by `url`; exactly one of the two. */
+export const filePartSchema = z
+  .object({
+    type: z.literal('file'),
+    mediaType: z.string().min(1),
+    data: z.string().optional(),
+    url: z.string().optional(),
+    filename: z.string().optional(),
+  })
+  .refine((p) => (p.data === undefined) !== (p.url === undefined), {
+    message: 'a file part needs exactly one of data or url',
+    path: ['data'],
+  });
+
+const toolCommon = {
+  type: z.literal('tool'),
+  callId: z.string().min(1),
+  name: z.string().min(1),
+  input: jsonValueSchema,
+  startedAt: z.number().optional(),
+  endedAt: z.number().optional(),
+  /** Set by pruning (ms since epoch): the output is replaced by a placeholder in the model's view. */
+  compactedAt: z.number().optional(),
+  providerMetadata: jsonObjectSchema.optional(),
+};
+
+/**
+ * A tool invocation and its result as ONE part, so no cut or prune can separate them. The state
+ * decides which fields exist: only a completed call has an output, only a failed one an error.
+ */
+export const toolPartSchema = z.discriminatedUnion('state', [
+  z.object({ ...toolCommon, state: z.literal('pending') }),
+  z.object({ ...toolCommon, state: z.literal('running') }),
+  z.object({
+    ...toolCommon,
+    state: z.literal('completed'),
+    output: jsonValueSchema,
+    attachments: z.array(filePartSchema).optional(),
+  }),
+  z.object({
+    ...toolCommon,
+    state: z.literal('error'),
+    error: z.string(),
+    attachments: z.array(filePartSchema).optional(),
+  }),
+]);
+
+/** A queued compaction request (seed 001 §4.1), carried by a user message. */
+export const compactionMarkerPartSchema = z.object({
+  type: z.literal('compaction-marker'),
+  auto: z.boolean(),
+  instructions: z.string().optional(),
+});
+
+export type TextPart = z.infer<typeof textPartSchema>;
+export type ReasoningPart = z.infer<typeof reasoningPartSchema>;
+export type FilePart = z.infer<typeof filePartSchema>;
+export type ToolPart = z.infer<typeof toolPartSchema>;
+export type ToolState = ToolPart['state'];
+export type CompletedToolPart = Extract<ToolPart, { state: 'completed' }>;
+export type ErroredToolPart = Extract<ToolPart, { state: 'error' }>;
+export type CompactionMarkerPart = z.infer<typeof compactionMarkerPartSchema>;
+
+export type SystemPart = TextPart;
+export type UserPart = TextPart | FilePart | CompactionMarkerPart;
+export type AssistantPart = TextPart | ReasoningPart | FilePart | ToolPart;
+export type Part = UserPart | AssistantPart;
+
+export const PART_TYPES = ['text', 'reasoning', 'file', 'tool', 'compaction-marker'] as const;
+export type PartType = (typeof PART_TYPES)[number];
+
+/** Tool parts whose output exists and may be pruned. */
+export function isFinishedTool(part: Part): part is CompletedToolPart | ErroredToolPart {
+  return part.type === 'tool' && (part.state === 'completed' || part.state === 'error');
+}

@@ -1,0 +1,74 @@
+import type { JsonObject } from './json.js';
+
+/** Provider usage normalized so that `inputTotal` is the whole prompt, cached part included. */
+export interface Usage {
+  inputTotal: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** All generated tokens, reasoning included. */
+  output: number;
+  /** The reasoning share of `output`. */
+  reasoning: number;
+}
+
+/** Learned per model: provider tokens per estimated token, and the estimated fixed overhead. */
+export interface Calibration {
+  ratio: number;
+  /** Raw-estimate tokens of what the agent sends besides the log (system prompt, tool schemas). */
+  overheadRaw: number;
+  /** Provider tokens the prompt had beyond ratio × (log + known overhead), learned from usage. */
+  residual: number;
+  samples: number;
+}
+
+/**
+ * Running figures kept with the session so that no per-turn check rescans history. Every number
+ * is a raw estimate (the session estimator's tokens) unless named otherwise.
+ */
+export interface SessionState {
+  /** Seq of the first entry the model's view needs (pivot's first kept entry, or 0). */
+  activeFromSeq: number;
+  /** Id of the latest compaction entry. */
+  pivotId: string | null;
+  /** Estimated tokens of the current view (after the pivot, pruned outputs excluded). */
+  activeTokens: number;
+  /** Estimated tokens of finished, unpruned tool outputs in the view: the O(1) prune trigger. */
+  unprunedToolTokens: number;
+  /** Estimated tokens of every entry ever appended. */
+  totalTokens: number;
+  entryCount: number;
+  /** The latest usage a provider reported, with the seq of the first entry added after its request. */
+  lastUsage: { usage: Usage; model?: string; afterSeq: number } | null;
+  /** Estimated tokens appended since the request that produced `lastUsage`. */
+  addedSinceUsage: number;
+  calibration: Record<string, Calibration>;
+  /** Id of a queued compaction-marker message not yet answered by a pivot. */
+  pendingMarkerId: string | null;
+}
+
+export interface SessionRecord {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+  headId: string | null;
+  /** Incremented by every write; stores use it for compare-and-swap. */
+  version: number;
+  nextSeq: number;
+  metadata: JsonObject;
+  state: SessionState;
+}
+
+export function emptySessionState(): SessionState {
+  return {
+    activeFromSeq: 0,
+    pivotId: null,
+    activeTokens: 0,
+    unprunedToolTokens: 0,
+    totalTokens: 0,
+    entryCount: 0,
+    lastUsage: null,
+    addedSinceUsage: 0,
+    calibration: {},
+    pendingMarkerId: null,
+  };
+}

@@ -1,0 +1,67 @@
+import type { Entry } from '../model/entry.js';
+import type { JsonObject } from '../model/json.js';
+import type { Part } from '../model/parts.js';
+import type { SessionRecord, SessionState } from '../model/session.js';
+
+/** One listing row. */
+export interface SessionSummary {
+  id: string;
+  createdAt: number;
+  updatedAt: number;
+  entryCount: number;
+  totalTokens: number;
+  activeTokens: number;
+  metadata: JsonObject;
+}
+
+/** New parts for one message entry (pruning marks), applied in a batch. */
+export interface PartsUpdate {
+  entryId: string;
+  parts: Part[];
+  partTokens: number[];
+  tokens: number;
+}
+
+/** The session's state after a write, and what the writer believed the version was. */
+export interface Commit {
+  sessionId: string;
+  /** The version the writer read; the write fails with VersionConflictError if it changed. */
+  expectedVersion: number;
+  headId: string | null;
+  nextSeq: number;
+  state: SessionState;
+  metadata?: JsonObject;
+}
+
+export class VersionConflictError extends Error {
+  override name = 'VersionConflictError';
+  constructor(
+    readonly sessionId: string,
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`session ${sessionId} changed under us: expected version ${expected}, found ${actual}`);
+  }
+}
+
+/**
+ * Persistence. Every method that writes does so in one transaction: entries, part updates and the
+ * session row land together or not at all, and `commit.expectedVersion` guards against lost writes.
+ */
+export interface Store {
+  readonly kind: string;
+  createSession(record: SessionRecord): Promise<void>;
+  getSession(id: string): Promise<SessionRecord | undefined>;
+  listSessions(): Promise<SessionSummary[]>;
+  /** Appends entries (already numbered by seq) and updates the session row. Returns the new record. */
+  append(entries: Entry[], commit: Commit): Promise<SessionRecord>;
+  /** Replaces parts of existing message entries (pruning) and updates the session row. */
+  updateParts(updates: PartsUpdate[], commit: Commit): Promise<SessionRecord>;
+  /** Entries with seq >= fromSeq in seq order, read through an index (what a turn needs). */
+  loadFrom(sessionId: string, fromSeq: number): Promise<Entry[]>;
+  /** One entry by id. */
+  getEntry(sessionId: string, entryId: string): Promise<Entry | undefined>;
+  /** Deletes a session and its entries. */
+  deleteSession(id: string): Promise<void>;
+  close(): Promise<void>;
+}
