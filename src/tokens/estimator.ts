@@ -44,29 +44,37 @@ export function toolOutputText(part: ToolPart): string {
   return JSON.stringify(out) ?? '';
 }
 
+/**
+ * Counts the tokens of a text. `limit`, when given, is the cap the result will be clipped to: a
+ * counter may stop early once it has counted that many (a tokenizer need not walk a 1.5M-char
+ * output to learn that it exceeds a 50,000-token cap).
+ */
+export type TextCounter = (text: string, limit?: number) => number;
+
 /** Builds an Estimator from a text counter, applying the shared rules for parts and messages. */
-export function makeEstimator(name: string, count: (text: string) => number, opts: EstimatorOptions = {}): Estimator {
+export function makeEstimator(name: string, count: TextCounter, opts: EstimatorOptions = {}): Estimator {
   const o = { ...DEFAULT_ESTIMATOR_OPTIONS, ...opts };
-  const capped = (n: number) => Math.min(n, o.maxTokensPerPart);
+  const capped = (text: string) => Math.min(count(text, o.maxTokensPerPart), o.maxTokensPerPart);
   const part = (p: Part): number => {
     switch (p.type) {
       case 'text':
       case 'reasoning':
-        return capped(count(p.text));
+        return capped(p.text);
       case 'file':
         return o.fileTokens;
       case 'tool': {
         const attachments = 'attachments' in p && p.attachments ? p.attachments.length * o.fileTokens : 0;
-        return capped(count(toolOutputText(p))) + attachments;
+        return capped(toolOutputText(p)) + attachments;
       }
       case 'compaction-marker':
-        return capped(count(p.instructions ?? '')) + 1;
+        return capped(p.instructions ?? '') + 1;
     }
   };
-  const toolInput = (p: ToolPart) => capped(count(p.name) + count(JSON.stringify(p.input) ?? ''));
+  const toolInput = (p: ToolPart) =>
+    Math.min(count(p.name) + count(JSON.stringify(p.input) ?? '', o.maxTokensPerPart), o.maxTokensPerPart);
   return {
     name,
-    text: count,
+    text: (text) => count(text),
     part,
     toolInput,
     message(m) {

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { registerCompact } from './cmd-compact.js';
+import { registerImport } from './cmd-import.js';
+import { registerInspect } from './cmd-inspect.js';
+import { registerValidate } from './cmd-validate.js';
+import { registerDemo } from './demo.js';
+import { DEFAULT_DB } from './io.js';
+
+const common = (c: Command) =>
+  c.option('--db <path>', `SQLite database file (default ${DEFAULT_DB})`).option('--json', 'machine-readable output');
+
+export function program(): Command {
+  const p = new Command('condense').description("keep an agent's conversation inside its model's context window");
+  registerImport(p, common);
+  registerInspect(p, common);
+  registerCompact(p, common);
+  registerValidate(p);
+  registerDemo(p, common);
+  return p;
+}
+
+program()
+  .parseAsync(process.argv)
+  .catch((error: Error) => {
+    process.stderr.write(`condense: ${error.message}\n`);
+    process.exitCode = process.exitCode || 2;
+  });

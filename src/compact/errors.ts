@@ -1,0 +1,43 @@
+/**
+ * Typed compaction failures. Each carries the numbers that explain it, so the caller can report
+ * them and stop; nothing here is meant to be retried in a loop (TESTING.md item 4).
+ */
+export class CompactionError extends Error {
+  override name = 'CompactionError';
+  constructor(
+    readonly code: 'floor-too-large' | 'no-progress' | 'summary-rejected',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The part that can never be summarized (system prompt + latest request + kept tail) is over budget. */
+export class FloorTooLargeError extends CompactionError {
+  override name = 'FloorTooLargeError';
+  constructor(
+    readonly floorTokens: number,
+    readonly budget: number,
+  ) {
+    super(
+      'floor-too-large',
+      `cannot compact: the floor (system prompt + latest request + kept tail) is ${floorTokens} tokens, ` +
+        `over the budget of ${budget} tokens`,
+    );
+  }
+}
+
+/** Compacting would not make the context smaller, so it is refused instead of looping. */
+export class NoProgressError extends CompactionError {
+  override name = 'NoProgressError';
+  constructor(
+    readonly tokensBefore: number,
+    readonly predictedAfter: number,
+  ) {
+    super(
+      'no-progress',
+      `compaction would not shrink the context: ${tokensBefore} tokens before, ${predictedAfter} predicted after`,
+    );
+  }
+}

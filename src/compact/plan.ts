@@ -1,0 +1,144 @@
+import { type CompactionEntry, type Entry, isMessageEntry, type MessageEntry } from '../model/entry.js';
+import { messageText } from '../model/message.js';
+import {
+  activeWindow,
+  isMarkerOnly,
+  latestPivot,
+  latestRequestIndex,
+  startsTurn,
+  sumTokens,
+  turnRanges,
+} from './turns.js';
+
+export interface PlanOptions {
+  /** How many of the newest user turns to keep verbatim (default 2). */
+  keepTurns?: number;
+  /** Token cap on the kept tail (default 30,000, seed 002's keepTokens). */
+  keepTokens?: number;
+  /** Keep at least the latest user turn, split at a step boundary if too big (DESIGN; false: A002-03). */
+  minKeepLatestTurn?: boolean;
+  /** Summarize everything, keep no tail (seeds 000, 001, 003, 004). */
+  keepNone?: boolean;
+}
+
+export const DEFAULT_PLAN_OPTIONS: Required<PlanOptions> = {
+  keepTurns: 2,
+  keepTokens: 30_000,
+  minKeepLatestTurn: true,
+  keepNone: false,
+};
+
+export interface CompactionPlan {
+  /** Message entries the summary replaces, in log order (previous kept tail first, A002-01). */
+  toSummarize: MessageEntry[];
+  /** Message entries the view keeps verbatim after the summary. */
+  toKeep: MessageEntry[];
+  /** The pivot whose summary is summarized again (recursive, seed 002), if any. */
+  previousPivot: CompactionEntry | null;
+  summarizedThroughId: string;
+  firstKeptId: string | null;
+  /** Tokens of the current view: previous summary + every message entry of the window. */
+  tokensBefore: number;
+  /** Tokens of `toKeep`. */
+  predictedTailTokens: number;
+  /** The opener of the latest user turn when it is summarized: it must reach the model verbatim. */
+  replayRequest?: string;
+  /** The user's newest request in the window, else the one the previous pivot recorded (A004-03). */
+  latestUserRequest?: string;
+}
+
+export interface NothingToCompact {
+  nothing: true;
+  reason: string;
+}
+
+export function isNothingToCompact(x: CompactionPlan | NothingToCompact): x is NothingToCompact {
+  return 'nothing' in x;
+}
+
+type Cut = { index: number } | NothingToCompact;
+
+/**
+ * Chooses what to summarize and what to keep. `entries` is the active window (or the whole log:
+ * it is windowed here) in seq order. Pure; cuts fall between entries, so a tool call and its
+ * result (one part) are never separated.
+ */
+export function planCompaction(entries: readonly Entry[], options: PlanOptions = {}): CompactionPlan | NothingToCompact {
+  const o = { ...DEFAULT_PLAN_OPTIONS, ...options };
+  const window = activeWindow(entries);
+  const previousPivot = latestPivot(window);
+  const messages = window.filter(isMessageEntry).filter((e) => !isMarkerOnly(e));
+  if (messages.length === 0) return { nothing: true, reason: 'no messages since the last compaction' };
+
+  const cut = o.keepNone ? { index: messages.length } : chooseCut(messages, o);
+  if ('nothing' in cut) return cut;
+  const toSummarize = messages.slice(0, cut.index);
+  const toKeep = messages.slice(cut.index);
+  if (toSummarize.length === 0) return { nothing: true, reason: 'every message is in the kept tail' };
+
+  const requestAt = latestRequestIndex(messages);
+  const latestUserRequest =
+    requestAt >= 0 ? messageText(messages[requestAt]!.message) : previousPivot?.pivot.details.lastUserRequest;
+  const plan: CompactionPlan = {
+    toSummarize,
+    toKeep,
+    previousPivot,
+    summarizedThroughId: toSummarize.at(-1)!.id,
+    firstKeptId: toKeep[0]?.id ?? null,
+    tokensBefore: (previousPivot?.tokens ?? 0) + sumTokens(messages),
+    predictedTailTokens: sumTokens(toKeep),
+  };
+  if (latestUserRequest !== undefined) plan.latestUserRequest = latestUserRequest;
+  const openerAt = latestOpenerIndex(messages);
+  if (openerAt >= 0 && openerAt < cut.index) plan.replayRequest = messageText(messages[openerAt]!.message);
+  return plan;
+}
+
+function latestOpenerIndex(messages: readonly MessageEntry[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (startsTurn(messages[i]!)) return i;
+  return -1;
+}
+
+/** Index of the first kept message: whole turns newest first within both caps. */
+function chooseCut(messages: readonly MessageEntry[], o: Required<PlanOptions>): Cut {
+  const turns = turnRanges(messages);
+  let index = messages.length;
+  let kept = 0;
+  let tokens = 0;
+  for (let t = turns.length - 1; t >= 0 && kept < o.keepTurns; t--) {
+    const { start, end } = turns[t]!;
+    const size = sumTokens(messages, start, end);
+    if (tokens + size > o.keepTokens) break;
+    tokens += size;
+    kept++;
+    index = start;
+  }
+  if (kept === 0) {
+    return { index: o.minKeepLatestTurn ? splitTurn(messages, turns.at(-1)!, o.keepTokens) : messages.length };
+  }
+  if (index > 0) return { index };
+  // Everything fits the tail, yet a compaction was asked for: summarize the oldest kept turn so
+  // that the call makes progress (A002-03: at least one turn summarized).
+  if (kept > 1) return { index: turns[turns.length - kept + 1]!.start };
+  if (!o.minKeepLatestTurn) return { index: messages.length };
+  return {
+    nothing: true,
+    reason: `the window holds only the latest turn (${tokens} tokens ≤ keepTokens ${o.keepTokens}); nothing older to summarize`,
+  };
+}
+
+/**
+ * The latest turn alone is over the cap: keep its newest steps that fit, summarize its beginning
+ * (the opener is then replayed verbatim). A lone user message is the floor and is kept whole.
+ */
+function splitTurn(messages: readonly MessageEntry[], turn: { start: number; end: number }, keepTokens: number): number {
+  if (turn.end - turn.start === 1) return turn.start;
+  let tokens = 0;
+  let index = turn.end;
+  for (let c = turn.end - 1; c > turn.start; c--) {
+    tokens += messages[c]!.tokens;
+    if (tokens > keepTokens) break;
+    index = c;
+  }
+  return index;
+}

@@ -1,0 +1,85 @@
+/**
+ * Summarizer prompts copied character for character from the seeds (SEED-READINGS X-nn strings).
+ * A test compares them with the seed files; do not reformat.
+ */
+
+/** Seed 001 §6.1 (X-04): the compaction agent system prompt. */
+export const SEED_001_SYSTEM_PROMPT = `You are a helpful AI assistant tasked with summarizing conversations.
+
+When asked to summarize, provide a detailed but concise summary of the conversation.
+Focus on information that would be helpful for continuing the conversation, including:
+- What was done
+- What is currently being worked on
+- Which files are being modified
+- What needs to be done next
+- Key user requests, constraints, or preferences that should persist
+- Important technical decisions and why they were made
+
+Your summary should be comprehensive enough to provide context but concise enough to be quickly understood.`;
+
+/** Seed 001 §6.2 (X-05): the final user instruction asking for a continuation-ready summary. */
+export const SEED_001_FINAL_INSTRUCTION = `Provide a detailed prompt for continuing our conversation above. Focus on information that would be helpful for continuing the conversation, including what we did, what we're doing, which files we're working on, and what we're going to do next considering new session will not have access to our conversation.`;
+
+/** Seed 001 §6.3 (X-02): the text a compaction marker stands for in the summarizer input. */
+export const SEED_001_MARKER_TEXT = `What did we do so far?`;
+
+/** Seed 004 §4 (X-06): the seven-section summarization prompt. */
+export const SEED_004_PROMPT = `Provide a detailed but concise summary of our conversation. Structure it as follows:
+
+1. User's Primary Goals and Intent
+   - Capture all explicit requests and objectives
+   - Preserve exact priorities and constraints
+
+2. Conversation Timeline and Progress
+   - Chronological key phases
+   - Initial requests and how addressed
+   - Major decisions and rationale
+   - Problems and solutions
+   - Current state
+
+3. Technical Context and Decisions
+   - Technologies, frameworks, tools
+   - Architectural patterns and design decisions
+   - Key technical constraints
+   - Important code patterns established
+
+4. Files and Code Changes
+   - Full file paths
+   - Purpose and importance
+   - Specific changes with key code snippets
+   - Current state
+
+5. Active Work and Last Actions (CRITICAL)
+   - Specific task being addressed
+   - Last completed action
+   - Any partial work or mid-implementation state
+   - Include relevant code snippets
+
+6. Unresolved Issues and Pending Tasks
+   - Errors still requiring attention
+   - Tasks explicitly requested but not started
+   - Decisions waiting for user input
+
+7. Immediate Next Step
+   - SPECIFIC next action based on:
+     - User's most recent request
+     - Current implementation state
+     - Any ongoing interrupted work
+
+Be precise with technical details, file names, and code.
+The next agent reading this should be able to continue exactly
+where we left off without asking clarifying questions.`;
+
+/** The seven section titles of SEED_004_PROMPT, in order; the extractive summarizer fills them. */
+export const SEED_004_SECTIONS = [
+  "1. User's Primary Goals and Intent",
+  '2. Conversation Timeline and Progress',
+  '3. Technical Context and Decisions',
+  '4. Files and Code Changes',
+  '5. Active Work and Last Actions (CRITICAL)',
+  '6. Unresolved Issues and Pending Tasks',
+  '7. Immediate Next Step',
+] as const;
+
+/** Seed 004 §3: the line that carries the user's last request verbatim after the summary. */
+export const LAST_REQUEST_PREFIX = 'Last request from user was: ';

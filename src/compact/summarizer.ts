@@ -1,0 +1,46 @@
+import type { PivotDetails } from '../model/entry.js';
+import { CompactionError } from './errors.js';
+import type { SummaryRequest } from './input.js';
+
+/** What a summarizer returns: the summary text (appendix included) and the facts it extracted. */
+export interface SummaryResult {
+  text: string;
+  details: PivotDetails;
+}
+
+/**
+ * Turns a summary request into a summary. Implementations throw SummaryRejectedError for any
+ * result that must not be stored; the caller writes the pivot only after a valid result.
+ */
+export interface Summarizer {
+  /** Stored in the pivot's `summarizer` field ('extractive', 'llm', ...). */
+  name: string;
+  /** Model id when a model produces the summary. */
+  model?: string;
+  summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult>;
+}
+
+export type SummaryRejection =
+  | 'empty'
+  | 'length'
+  | 'tool-calls'
+  | 'error'
+  | 'refusal'
+  | 'content-filter'
+  | 'aborted'
+  | 'too-large';
+
+/** A summary that must not become a pivot: why, and what the summarizer said if anything. */
+export class SummaryRejectedError extends CompactionError {
+  override name = 'SummaryRejectedError';
+  /** The rejected text, when there was one (for logs; never stored as a summary). */
+  readonly text: string | undefined;
+  constructor(
+    readonly reason: SummaryRejection,
+    message: string,
+    options?: { cause?: unknown; text?: string },
+  ) {
+    super('summary-rejected', `summary rejected (${reason}): ${message}`, options);
+    this.text = options?.text;
+  }
+}

@@ -1,0 +1,62 @@
+import { type CompactionEntry, type Entry, isCompactionEntry, type MessageEntry } from '../model/entry.js';
+import { isSummaryMessage, messageText } from '../model/message.js';
+
+/** A user message whose only parts are compaction markers: a queued request, not conversation. */
+export function isMarkerOnly(entry: MessageEntry): boolean {
+  const { message } = entry;
+  return (
+    message.role === 'user' &&
+    message.parts.length > 0 &&
+    message.parts.every((p) => p.type === 'compaction-marker')
+  );
+}
+
+/** A turn starts at a user message the user wrote: not a marker, not a summary. */
+export function startsTurn(entry: MessageEntry): boolean {
+  return entry.message.role === 'user' && !isMarkerOnly(entry) && !isSummaryMessage(entry.message);
+}
+
+/** The newest compaction entry, i.e. the pivot the current view is built on. */
+export function latestPivot(entries: readonly Entry[]): CompactionEntry | null {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
+    if (isCompactionEntry(e)) return e;
+  }
+  return null;
+}
+
+/**
+ * The entries the model currently sees, from the latest pivot's first kept entry (or the pivot
+ * itself when it kept nothing) to the end. Already-windowed input passes through unchanged.
+ */
+export function activeWindow(entries: readonly Entry[]): Entry[] {
+  const pivot = latestPivot(entries);
+  if (pivot === null) return [...entries];
+  const startId = pivot.pivot.firstKeptId ?? pivot.id;
+  const start = entries.findIndex((e) => e.id === startId);
+  return start < 0 ? [...entries] : entries.slice(start);
+}
+
+/** Index ranges [start, end) of turns; a leading run without a user message is a turn of its own. */
+export function turnRanges(messages: readonly MessageEntry[]): Array<{ start: number; end: number }> {
+  const starts: number[] = [];
+  messages.forEach((m, i) => {
+    if (i === 0 || startsTurn(m)) starts.push(i);
+  });
+  return starts.map((start, k) => ({ start, end: starts[k + 1] ?? messages.length }));
+}
+
+/** Index of the newest user-written message with text, or -1. */
+export function latestRequestIndex(messages: readonly MessageEntry[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (startsTurn(m) && messageText(m.message).trim() !== '') return i;
+  }
+  return -1;
+}
+
+export function sumTokens(entries: readonly Entry[], from = 0, to = entries.length): number {
+  let total = 0;
+  for (let i = from; i < to; i++) total += entries[i]!.tokens;
+  return total;
+}

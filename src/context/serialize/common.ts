@@ -1,0 +1,120 @@
+import type { JsonObject, JsonValue } from '../../model/json.js';
+import type { Message, UserMessage } from '../../model/message.js';
+import type { FilePart, ToolPart } from '../../model/parts.js';
+import { INTERRUPTED_TOOL_ERROR, repair } from '../repair.js';
+
+/** Text of the user turn inserted where a provider needs one first (A000-09). */
+export const CONTINUING_TEXT = '(continuing)';
+export const EMPTY_OUTPUT_TEXT = '(no output)';
+export const EMPTY_ERROR_TEXT = '(the tool failed without a message)';
+
+/** The result half of a tool part, whatever its state (unfinished ones count as interrupted). */
+export interface ToolResult {
+  isError: boolean;
+  /** The output as text: strings as they are, other JSON serialized; never empty. */
+  text: string;
+  /** The output as stored (the error text for failures). */
+  value: JsonValue;
+  attachments: FilePart[];
+}
+
+export function toolResult(part: ToolPart): ToolResult {
+  switch (part.state) {
+    case 'completed': {
+      const text = typeof part.output === 'string' ? part.output : (JSON.stringify(part.output) ?? '');
+      return {
+        isError: false,
+        text: text === '' ? EMPTY_OUTPUT_TEXT : text,
+        value: part.output === '' ? EMPTY_OUTPUT_TEXT : part.output,
+        attachments: part.attachments ?? [],
+      };
+    }
+    case 'error': {
+      const text = part.error === '' ? EMPTY_ERROR_TEXT : part.error;
+      return { isError: true, text, value: text, attachments: part.attachments ?? [] };
+    }
+    default:
+      return { isError: true, text: INTERRUPTED_TOOL_ERROR, value: INTERRUPTED_TOOL_ERROR, attachments: [] };
+  }
+}
+
+function isJsonObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Tool input as the object Anthropic (`input`), Gemini (`args`) and OpenAI (`arguments`) expect.
+ * Importers may keep OpenAI's raw arguments string: parse it when it is a JSON object; anything
+ * else is wrapped, so no input is lost.
+ */
+export function toolInputObject(input: JsonValue): JsonObject {
+  if (isJsonObject(input)) return input;
+  if (typeof input === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(input);
+      if (isJsonObject(parsed)) return parsed as JsonObject;
+    } catch {
+      // not JSON: wrapped below
+    }
+  }
+  return { input };
+}
+
+/** The object a provider keeps under its own key in providerMetadata, if any. */
+export function providerEntry(metadata: JsonObject | undefined, provider: string): JsonObject | undefined {
+  const value = metadata?.[provider];
+  return isJsonObject(value) ? value : undefined;
+}
+
+export function stringField(obj: JsonObject | undefined, field: string): string | undefined {
+  const value = obj?.[field];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Stands for a file a format cannot carry, so the model at least knows it was there. */
+export function fileMention(file: FilePart): string {
+  const name = file.filename ?? file.url ?? 'unnamed';
+  return `[file: ${name} (${file.mediaType})]`;
+}
+
+export function dataUrl(file: FilePart): string {
+  return file.url ?? `data:${file.mediaType};base64,${file.data ?? ''}`;
+}
+
+export function continuingMessage(): UserMessage {
+  return { role: 'user', parts: [{ type: 'text', text: CONTINUING_TEXT, synthetic: true }], metadata: { synthetic: true } };
+}
+
+export interface Prepared {
+  /** Texts of every system message, in order (for providers with one system slot). */
+  system: string[];
+  /** Repaired messages; without system messages when they were hoisted. */
+  messages: Message[];
+}
+
+export interface PrepareOptions {
+  /** Move every system message's text to the system slot (A002-05, A003-11). */
+  hoistSystem: boolean;
+  /** Insert a synthetic user turn when the conversation would not start with one (or is empty). */
+  leadingUser: boolean;
+}
+
+/** repair(), then the provider-level adjustments shared by several serializers. */
+export function prepare(messages: Message[], opts: PrepareOptions): Prepared {
+  const repaired = repair(messages);
+  const system: string[] = [];
+  let rest = repaired;
+  if (opts.hoistSystem) {
+    rest = [];
+    for (const m of repaired) {
+      if (m.role === 'system') system.push(m.parts.map((p) => p.text).join('\n'));
+      else rest.push(m);
+    }
+  }
+  if (opts.leadingUser) {
+    const first = rest.findIndex((m) => m.role !== 'system');
+    if (first === -1) rest = [...rest, continuingMessage()];
+    else if (rest[first]!.role !== 'user') rest = [...rest.slice(0, first), continuingMessage(), ...rest.slice(first)];
+  }
+  return { system, messages: rest };
+}

@@ -1,0 +1,5 @@
+export * from './apply.js';
+export * from './eligible.js';
+export * from './options.js';
+export * from './plan.js';
+export * from './trigger.js';

@@ -1,0 +1,113 @@
+import type { Entry } from '../model/entry.js';
+import { isEligibleToolPart, isPivotOrSummary, startsTurn } from './eligible.js';
+import type { ResolvedPruneOptions } from './options.js';
+
+/** One tool part to mark: where it is and the estimate of its output (or error). */
+export interface PruneMark {
+  entryId: string;
+  partIndex: number;
+  tokens: number;
+}
+
+export interface PrunePlan {
+  /** Parts to mark, oldest first; empty unless `prune`. */
+  marks: PruneMark[];
+  /** Estimated output tokens of every eligible part older than the protect window. */
+  prunableTokens: number;
+  /** Estimated output tokens of the eligible parts kept by the protect window. */
+  protectedTokens: number;
+  /** Whether `prunableTokens` beats `minimumTokens`, i.e. whether the marks are worth applying. */
+  prune: boolean;
+  reason: string;
+}
+
+/** Why the backward scan ended early, for the plan's reason. */
+type Stop = { at: 'pivot' | 'marked'; entryId: string } | null;
+
+/**
+ * Decides which tool outputs to prune (seeds 000/001 §5), without touching anything.
+ *
+ * `entries` are in log order, typically the active window. The scan walks back from the newest
+ * entry: the newest `protectTurns` user turns are skipped (neither counted nor pruned); then each
+ * eligible tool part's estimate (`entry.partTokens[i]`, the output or error only) fills the protect
+ * window, and once the window is full every older eligible part is a candidate — all of them,
+ * however many share a message. A pivot/summary or an already-marked part stops or is skipped per
+ * `onSummary` / `onMarked`. The candidates are marked only if their total beats `minimumTokens`.
+ */
+export function planPrune(entries: readonly Entry[], opts: ResolvedPruneOptions): PrunePlan {
+  const candidates: PruneMark[] = [];
+  let protectedTokens = 0;
+  let prunableTokens = 0;
+  let turnsSeen = 0;
+  let stop: Stop = null;
+
+  scan: for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
+    if (isPivotOrSummary(entry)) {
+      if (opts.onSummary === 'stop') {
+        stop = { at: 'pivot', entryId: entry.id };
+        break;
+      }
+      continue;
+    }
+    if (entry.kind !== 'message') continue;
+    if (startsTurn(entry.message, opts.turnCounting)) turnsSeen++;
+    const inProtectedTurn = turnsSeen < opts.protectTurns;
+    const parts = entry.message.parts;
+    for (let j = parts.length - 1; j >= 0; j--) {
+      const part = parts[j]!;
+      // A mark is the boundary of the previous prune even inside protected turns (idempotence).
+      if (part.type === 'tool' && part.compactedAt !== undefined && opts.onMarked === 'stop') {
+        stop = { at: 'marked', entryId: entry.id };
+        break scan;
+      }
+      if (inProtectedTurn || !isEligibleToolPart(part, entry, opts)) continue;
+      const tokens = entry.partTokens[j] ?? 0;
+      if (keepsInWindow(protectedTokens + prunableTokens, tokens, opts)) {
+        protectedTokens += tokens;
+      } else {
+        prunableTokens += tokens;
+        candidates.push({ entryId: entry.id, partIndex: j, tokens });
+      }
+    }
+  }
+
+  const prune = candidates.length > 0 && beatsMinimum(prunableTokens, opts);
+  return {
+    marks: prune ? candidates.reverse() : [],
+    prunableTokens,
+    protectedTokens,
+    prune,
+    reason: describe(prune, candidates.length, prunableTokens, protectedTokens, stop, opts),
+  };
+}
+
+/**
+ * C-11: whether a part belongs to the protect window, given the eligible tokens `seenNewer` of the
+ * parts after it. Once one part falls outside, every older one does too (the total only grows).
+ */
+function keepsInWindow(seenNewer: number, tokens: number, opts: ResolvedPruneOptions): boolean {
+  if (opts.crossing === 'protect') return seenNewer < opts.protectTokens;
+  return seenNewer + tokens <= opts.protectTokens;
+}
+
+function beatsMinimum(prunable: number, opts: ResolvedPruneOptions): boolean {
+  return opts.minimumComparison === '>' ? prunable > opts.minimumTokens : prunable >= opts.minimumTokens;
+}
+
+function describe(
+  prune: boolean,
+  parts: number,
+  prunable: number,
+  kept: number,
+  stop: Stop,
+  opts: ResolvedPruneOptions,
+): string {
+  const where = stop
+    ? `; scan stopped at ${stop.at === 'pivot' ? 'pivot' : 'marked part in'} ${stop.entryId}`
+    : '';
+  if (parts === 0) return `nothing prunable (${kept} tokens protected)${where}`;
+  const vs = `${prunable} ${opts.minimumComparison} ${opts.minimumTokens}`;
+  if (!prune) return `below minimum: ${parts} parts, not ${vs} (${kept} tokens protected)${where}`;
+  return `pruning ${parts} parts: ${vs} (${kept} tokens protected)${where}`;
+}

@@ -1,0 +1,152 @@
+import {
+  buildSummaryRequest,
+  type CompactionPlan,
+  FloorTooLargeError,
+  NoProgressError,
+  planCompaction,
+} from '../compact/index.js';
+import { buildCompactionEntry } from '../model/build.js';
+import type { CompactionEntry, Entry, Pivot } from '../model/entry.js';
+import type { Message } from '../model/message.js';
+import { afterAppend, afterPivot } from './state.js';
+import { numbered, type Session } from './session.js';
+
+export type CompactionOutcome =
+  | { status: 'compacted'; pivot: CompactionEntry; summary: string; tokensBefore: number; tokensAfter: number; millis: number }
+  | { status: 'skipped'; reason: string };
+
+/** Seed 001 §4.3's synthetic message (X-03), off by default. */
+export const CONTINUE_MESSAGE = 'Continue if you have next steps';
+
+function isMarker(e: Entry): boolean {
+  return e.kind === 'message' && e.message.parts.length > 0 && e.message.parts.every((p) => p.type === 'compaction-marker');
+}
+
+/**
+ * Summarize → validate → commit. The store is written only after the summary is valid, in one
+ * write; any failure before that leaves the session exactly as it was.
+ */
+export async function runCompaction(
+  session: Session,
+  opts: { auto: boolean; instructions?: string; markerId?: string; signal?: AbortSignal },
+): Promise<CompactionOutcome> {
+  const started = Date.now();
+  const { config, log } = session;
+  const previousPivotId = log.record.state.pivotId;
+  const plan = planCompaction(log.active, config.compaction.plan ?? {});
+  if ('nothing' in plan) {
+    if (opts.markerId) await clearMarker(session);
+    return { status: 'skipped', reason: plan.reason };
+  }
+  const estimate = session.estimate();
+  const tokensBefore = estimate.tokens;
+  const calibrated = (raw: number) => Math.ceil(raw * estimate.ratio);
+  const overhead = calibrated(config.overheadRaw);
+  const limit = config.budget.limit;
+  const floor = overhead + calibrated(plan.predictedTailTokens);
+  if (limit !== null && floor > limit) throw new FloorTooLargeError({ floorTokens: floor, budget: limit });
+  if ((await config.hooks.beforeCompact?.({ auto: opts.auto, tokensBefore })) === false) {
+    return { status: 'skipped', reason: 'cancelled by the beforeCompact hook' };
+  }
+  session.events.emit('compaction:start', { auto: opts.auto, reason: opts.markerId ? 'marker' : 'direct', tokensBefore });
+
+  const instructions = [config.compaction.instructions, opts.instructions].filter(Boolean).join('\n\n') || undefined;
+  const request = buildSummaryRequest(plan, { instructions, estimator: config.estimator });
+  const result = await config.summarizer.summarize(request, opts.signal);
+  opts.signal?.throwIfAborted();
+  const format = config.compaction.formatSummary;
+  const summary = format ? format(result.text, plan.latestUserRequest) : result.text;
+
+  let pivotEntry: CompactionEntry | null = null;
+  let tokensAfter = 0;
+  await log.mutate((record, active) => {
+    // Another worker compacted first: theirs stands, ours is dropped (exactly one compaction).
+    if (record.state.pivotId !== previousPivotId) return null;
+    const pivot: Pivot = pivotOf(plan, summary, result.details, {
+      tokensBefore,
+      auto: opts.auto,
+      summarizer: config.summarizer.name,
+      model: config.summarizer.model,
+      previousPivotId,
+      markerId: opts.markerId ?? record.state.pendingMarkerId ?? undefined,
+    });
+    const firstKept = firstKeptEntry(active, plan);
+    pivot.firstKeptId = firstKept?.id ?? null;
+    const entry = buildCompactionEntry(
+      pivot,
+      { sessionId: record.id, seq: record.nextSeq, parentId: record.headId, createdAt: config.now() },
+      config.estimator,
+    );
+    const visible = firstKept ? active.filter((e) => e.seq >= firstKept.seq && e.kind === 'message' && !isMarker(e)) : [];
+    tokensAfter = overhead + calibrated(entry.tokens + visible.reduce((a, e) => a + e.tokens, 0));
+    if (tokensAfter >= tokensBefore) throw new NoProgressError({ tokensBefore, predictedAfter: tokensAfter });
+    pivot.tokensAfter = tokensAfter;
+    pivotEntry = entry;
+    return { append: [entry], state: afterPivot(record.state, entry, visible, firstKept?.seq ?? entry.seq) };
+  });
+  const pivot = pivotEntry as CompactionEntry | null;
+  if (!pivot) return { status: 'skipped', reason: 'another worker compacted this session first' };
+  if (opts.auto && config.compaction.continueMessage) await appendContinue(session);
+  await recount(session);
+  const millis = Date.now() - started;
+  session.events.emit('compaction:end', { pivot, tokensBefore, tokensAfter, millis });
+  await config.hooks.afterCompact?.(pivot);
+  return { status: 'compacted', pivot, summary, tokensBefore, tokensAfter, millis };
+}
+
+function pivotOf(
+  plan: CompactionPlan,
+  summary: string,
+  details: Pivot['details'],
+  fields: Pick<Pivot, 'tokensBefore' | 'auto' | 'summarizer' | 'model' | 'previousPivotId' | 'markerId'>,
+): Pivot {
+  return {
+    summary,
+    summarizedThroughId: plan.summarizedThroughId,
+    firstKeptId: plan.firstKeptId,
+    tokensAfter: 0,
+    details,
+    ...fields,
+    ...(fields.model === undefined ? { model: undefined } : {}),
+  };
+}
+
+/** The plan's first kept entry, or (keep-none layouts) the first message appended while summarizing. */
+function firstKeptEntry(active: Entry[], plan: CompactionPlan): Entry | undefined {
+  if (plan.firstKeptId) return active.find((e) => e.id === plan.firstKeptId);
+  const through = active.find((e) => e.id === plan.summarizedThroughId);
+  return active.find((e) => through !== undefined && e.seq > through.seq && e.kind === 'message' && !isMarker(e));
+}
+
+async function clearMarker(session: Session): Promise<void> {
+  await session.log.mutate((record) => ({ append: [], state: { ...record.state, pendingMarkerId: null } }));
+}
+
+async function appendContinue(session: Session): Promise<void> {
+  const setting = session.config.compaction.continueMessage;
+  const text = typeof setting === 'string' ? setting : CONTINUE_MESSAGE;
+  const message: Message = { role: 'user', parts: [{ type: 'text', text, synthetic: true }], metadata: { synthetic: true } };
+  await session.log.mutate((record, active) => {
+    const added = numbered([message], record, active, session.config);
+    return { append: added, state: afterAppend(record.state, added) };
+  });
+}
+
+/** After compaction the provider's last count is stale: use its count endpoint if one is configured. */
+async function recount(session: Session): Promise<void> {
+  const count = session.config.compaction.countTokens;
+  if (!count) return;
+  const tokens = await count(structuredClone(session.log.active));
+  await session.log.mutate((record) => ({
+    append: [],
+    state: {
+      ...record.state,
+      lastUsage: {
+        usage: { inputTotal: tokens, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 },
+        model: session.config.model,
+        afterSeq: record.nextSeq,
+      },
+      addedSinceUsage: 0,
+    },
+  }));
+}

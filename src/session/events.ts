@@ -1,0 +1,34 @@
+import type { Decision } from '../budget/index.js';
+import type { CompactionEntry } from '../model/entry.js';
+
+export interface SessionEvents {
+  overflow: { decision: Decision; markerId: string };
+  'compaction:start': { auto: boolean; reason: string; tokensBefore: number };
+  'compaction:end': { pivot: CompactionEntry; tokensBefore: number; tokensAfter: number; millis: number };
+  'compaction:error': { error: Error };
+  prune: { parts: number; tokensSaved: number };
+}
+
+type Listener<T> = (payload: T) => void;
+
+/** A small typed emitter: listeners run synchronously; one that throws does not stop the others. */
+export class Emitter<E extends object> {
+  private readonly listeners = new Map<keyof E, Set<Listener<never>>>();
+
+  on<K extends keyof E>(event: K, listener: Listener<E[K]>): () => void {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(listener as Listener<never>);
+    return () => set.delete(listener as Listener<never>);
+  }
+
+  emit<K extends keyof E>(event: K, payload: E[K]): void {
+    for (const listener of this.listeners.get(event) ?? []) {
+      try {
+        (listener as Listener<E[K]>)(payload);
+      } catch {
+        // A faulty listener must not break the agent's turn.
+      }
+    }
+  }
+}

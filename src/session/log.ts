@@ -1,0 +1,105 @@
+import type { Entry } from '../model/entry.js';
+import { emptySessionState, type SessionRecord, type SessionState } from '../model/session.js';
+import { type PartsUpdate, type Store, VersionConflictError } from '../store/store.js';
+
+/** One write: new entries, or replaced parts, plus the session state after it. */
+export interface Write<E extends Entry = Entry> {
+  append?: E[];
+  update?: PartsUpdate[];
+  state: SessionState;
+}
+
+const MAX_ATTEMPTS = 8;
+
+/**
+ * The session's record and its active entries, cached in memory so a turn never reloads history.
+ * Every change goes through `mutate`, which computes a write from the current state and commits it
+ * with compare-and-swap; if another writer got there first it reloads and computes again.
+ */
+export class Log {
+  private constructor(
+    readonly store: Store,
+    public record: SessionRecord,
+    public active: Entry[],
+  ) {}
+
+  static async open(store: Store, id: string, now: () => number): Promise<Log> {
+    let record = await store.getSession(id);
+    if (!record) {
+      const t = now();
+      record = {
+        id,
+        createdAt: t,
+        updatedAt: t,
+        headId: null,
+        version: 0,
+        nextSeq: 0,
+        metadata: {},
+        state: emptySessionState(),
+      };
+      try {
+        await store.createSession(record);
+      } catch (error) {
+        // Another process created it between our read and write: use theirs.
+        record = await store.getSession(id);
+        if (!record) throw error;
+      }
+    }
+    return new Log(store, record, await store.loadFrom(id, record.state.activeFromSeq));
+  }
+
+  async reload(): Promise<void> {
+    const record = await this.store.getSession(this.record.id);
+    if (!record) throw new Error(`session ${this.record.id} no longer exists`);
+    this.record = record;
+    this.active = await this.store.loadFrom(record.id, record.state.activeFromSeq);
+  }
+
+  /**
+   * Computes a write from (record, active) and commits it. `compute` may return null to abandon
+   * (e.g. a compaction another worker already did). Returns the appended entries.
+   */
+  async mutate<E extends Entry>(compute: (record: SessionRecord, active: Entry[]) => Write<E> | null): Promise<E[]> {
+    for (let attempt = 1; ; attempt++) {
+      const write = compute(this.record, this.active);
+      if (write === null) return [];
+      const appended = write.append ?? [];
+      const last = appended.at(-1);
+      const commit = {
+        sessionId: this.record.id,
+        expectedVersion: this.record.version,
+        headId: last?.id ?? this.record.headId,
+        nextSeq: last ? last.seq + 1 : this.record.nextSeq,
+        state: write.state,
+      };
+      if (appended.length > 0 && write.update) throw new Error('a write either appends or updates parts, not both');
+      try {
+        this.record = write.update
+          ? await this.store.updateParts(write.update, commit)
+          : await this.store.append(appended, commit);
+      } catch (error) {
+        if (!(error instanceof VersionConflictError) || attempt >= MAX_ATTEMPTS) throw error;
+        await this.reload();
+        continue;
+      }
+      this.applyLocally(write, appended);
+      return appended;
+    }
+  }
+
+  private applyLocally(write: Write, appended: Entry[]): void {
+    if (write.update) {
+      const byId = new Map(write.update.map((u) => [u.entryId, u]));
+      this.active = this.active.map((e) => {
+        const u = byId.get(e.id);
+        return u && e.kind === 'message'
+          ? ({ ...e, message: { ...e.message, parts: u.parts }, partTokens: u.partTokens, tokens: u.tokens } as Entry)
+          : e;
+      });
+    }
+    // push, not copy: the per-turn path must not cost more as the window grows.
+    for (const e of appended) this.active.push(e);
+    const from = write.state.activeFromSeq;
+    if ((this.active[0]?.seq ?? from) < from) this.active = this.active.filter((e) => e.seq >= from);
+  }
+}

@@ -1,0 +1,65 @@
+import type { BudgetConfig } from '../budget/index.js';
+import type { PlanOptions, Summarizer } from '../compact/index.js';
+import type { ViewOptions } from '../context/index.js';
+import type { CompactionEntry, Entry } from '../model/entry.js';
+import type { PruneOptions } from '../prune/index.js';
+import type { Estimator } from '../tokens/estimator.js';
+import type { ModelLimits } from '../tokens/models.js';
+
+export type PruneSettings = Partial<PruneOptions> & {
+  /** 'turn' (default): checked in every prepare(), acting in batches; 'open': when the session opens (seed 000). */
+  when?: 'turn' | 'open';
+};
+
+export interface CompactionSettings {
+  /** Default: the extractive summarizer (offline, no model needed). */
+  summarizer?: Summarizer;
+  plan?: PlanOptions;
+  /** How the summary appears in the model's view (default 'user'). */
+  summaryAs?: ViewOptions['summaryAs'];
+  /** Token budget the summary should respect (extractive). */
+  summaryTokens?: number;
+  /** Append seed 001's continue message after an automatic compaction; a string replaces the text. */
+  continueMessage?: boolean | string;
+  /** Extra instructions for every summary. */
+  instructions?: string;
+  /** A provider's token count (e.g. a count endpoint) for the context after compaction. */
+  countTokens?: (entries: Entry[]) => Promise<number>;
+  /** Summary text as stored, given the summarizer's text and the plan (seed layouts use this). */
+  formatSummary?: (text: string, latestRequest: string | undefined) => string;
+}
+
+export interface CheckSettings {
+  /** Check real usage after every model step (seeds 000/001). Default true. */
+  afterStep?: boolean;
+  /** Check the hybrid estimate before every turn (seeds 003/004). Default true. */
+  beforeTurn?: boolean;
+  /** Count the step's output tokens in the after-step total (seed 001: yes). Default true. */
+  countOutput?: boolean;
+}
+
+export interface SessionHooks {
+  /** Runs before a compaction; returning false cancels it. */
+  beforeCompact?: (info: { auto: boolean; tokensBefore: number }) => boolean | undefined | Promise<boolean | undefined>;
+  afterCompact?: (pivot: CompactionEntry) => void | Promise<void>;
+}
+
+export interface SessionOptions {
+  /** Model id, used to look up the context window and output limit. */
+  model?: string;
+  /** Overrides of (or instead of) the registry's limits. */
+  limits?: Partial<ModelLimits>;
+  budget?: Omit<Partial<BudgetConfig>, 'contextWindow' | 'maxOutput' | 'inputLimit'>;
+  estimator?: 'heuristic' | 'exact' | Estimator;
+  /** The agent's system prompt: sent first, and counted. */
+  system?: string;
+  /** The agent's tool definitions (their JSON schemas): never in the log, but counted. */
+  tools?: unknown;
+  /** false disables pruning. */
+  prune?: false | PruneSettings;
+  compaction?: CompactionSettings;
+  checks?: CheckSettings;
+  hooks?: SessionHooks;
+  /** Clock, for tests. */
+  now?: () => number;
+}

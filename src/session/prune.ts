@@ -1,0 +1,55 @@
+import type { Entry } from '../model/entry.js';
+import { applyPrune, type PrunePlan, planPrune, shouldPlanPrune } from '../prune/index.js';
+import type { Session } from './session.js';
+import { afterReplace } from './state.js';
+
+export interface PruneOutcome {
+  dryRun: boolean;
+  parts: number;
+  tokensSaved: number;
+  plan: PrunePlan;
+}
+
+/** Unpruned tool-output total at which a batch check last found nothing to do, per session. */
+const checkedAt = new WeakMap<Session, number>();
+
+/**
+ * Plans and applies pruning in one batched write. In batch mode (every turn) it plans only when
+ * the O(1) running total says a batch could be due, and not again until that total has grown.
+ */
+export async function runPrune(
+  session: Session,
+  opts: { dryRun?: boolean; batch?: boolean },
+): Promise<PruneOutcome | null> {
+  const config = session.config.prune;
+  if (!config) return null;
+  const total = session.log.record.state.unprunedToolTokens;
+  if (opts.batch && (!shouldPlanPrune(total, config) || checkedAt.get(session) === total)) return null;
+  if (opts.dryRun) {
+    const plan = planPrune(session.log.active, config);
+    return { dryRun: true, parts: plan.prune ? plan.marks.length : 0, tokensSaved: plan.prune ? plan.prunableTokens : 0, plan };
+  }
+  let outcome: PruneOutcome | null = null;
+  await session.log.mutate((record, active) => {
+    const plan = planPrune(active, config);
+    outcome = { dryRun: false, parts: 0, tokensSaved: 0, plan };
+    if (!plan.prune || plan.marks.length === 0) return null;
+    const updates = applyPrune(active, plan, config, session.config.now(), session.config.estimator);
+    const byId = new Map(active.map((e) => [e.id, e]));
+    const before: Entry[] = updates.map((u) => byId.get(u.entryId)!);
+    const after: Entry[] = updates.map((u) => {
+      const e = byId.get(u.entryId) as Extract<Entry, { kind: 'message' }>;
+      return { ...e, message: { ...e.message, parts: u.parts }, tokens: u.tokens, partTokens: u.partTokens } as Entry;
+    });
+    const state = afterReplace(record.state, before, after);
+    outcome = {
+      dryRun: false,
+      parts: plan.marks.length,
+      tokensSaved: record.state.activeTokens - state.activeTokens,
+      plan,
+    };
+    return { update: updates, state };
+  });
+  checkedAt.set(session, session.log.record.state.unprunedToolTokens);
+  return outcome;
+}

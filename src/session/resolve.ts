@@ -1,0 +1,59 @@
+import { type ResolvedBudget, resolveBudget } from '../budget/index.js';
+import { extractiveSummarizer, type Summarizer } from '../compact/index.js';
+import { type ResolvedPruneOptions, resolvePruneOptions } from '../prune/index.js';
+import type { Estimator } from '../tokens/estimator.js';
+import { estimatorByName } from '../tokens/exact.js';
+import { lookupModel } from '../tokens/models.js';
+import type { CheckSettings, CompactionSettings, SessionHooks, SessionOptions } from './options.js';
+
+export interface ResolvedSession {
+  model: string;
+  budget: ResolvedBudget;
+  estimator: Estimator;
+  summarizer: Summarizer;
+  prune: (ResolvedPruneOptions & { when: 'turn' | 'open' }) | null;
+  compaction: CompactionSettings;
+  checks: Required<CheckSettings>;
+  hooks: SessionHooks;
+  /** Raw-estimate tokens of the system prompt and tool definitions. */
+  overheadRaw: number;
+  now: () => number;
+}
+
+export function overheadOf(estimator: Estimator, system: string | undefined, tools: unknown): number {
+  const toolsJson = tools === undefined ? '' : (JSON.stringify(tools) ?? '');
+  return estimator.text(system ?? '') + estimator.text(toolsJson);
+}
+
+/** Turns options into a complete configuration, failing early (ConfigError) on one that cannot work. */
+export function resolveSession(options: SessionOptions): ResolvedSession {
+  const model = options.model ?? 'unknown';
+  const limits = { ...lookupModel(model), ...options.limits };
+  const budget = resolveBudget({
+    ...options.budget,
+    contextWindow: limits.contextWindow,
+    maxOutput: limits.maxOutput,
+    inputLimit: limits.inputLimit,
+  });
+  const estimator =
+    typeof options.estimator === 'object' ? options.estimator : estimatorByName(options.estimator ?? 'heuristic');
+  const compaction = options.compaction ?? {};
+  const summarizer =
+    compaction.summarizer ?? extractiveSummarizer({ summaryTokens: compaction.summaryTokens, estimator });
+  const prune =
+    options.prune === false
+      ? null
+      : { ...resolvePruneOptions(options.prune ?? {}), when: options.prune?.when ?? ('turn' as const) };
+  return {
+    model,
+    budget,
+    estimator,
+    summarizer,
+    prune,
+    compaction,
+    checks: { afterStep: true, beforeTurn: true, countOutput: true, ...options.checks },
+    hooks: options.hooks ?? {},
+    overheadRaw: overheadOf(estimator, options.system, options.tools),
+    now: options.now ?? Date.now,
+  };
+}

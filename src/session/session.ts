@@ -1,0 +1,276 @@
+import type { ModelMessage } from 'ai';
+import { afterStepDecision, beforeTurnDecision, type Decision } from '../budget/index.js';
+import { isContextOverflowError } from '../compact/index.js';
+import { type ContextFormat, renderContext } from '../context/index.js';
+import { buildMessageEntry } from '../model/build.js';
+import type { Entry, MessageEntry } from '../model/entry.js';
+import type { Message } from '../model/message.js';
+import type { SessionRecord, Usage } from '../model/session.js';
+import { parseMessage } from '../model/validate.js';
+import type { Store } from '../store/store.js';
+import { hybridEstimate, type TokenEstimate, updateCalibration } from '../tokens/index.js';
+import { normalizeUsage } from '../tokens/usage.js';
+import { fromAiSdkResponse } from '../integrations/ai-sdk-messages.js';
+import { type CompactionOutcome, runCompaction } from './compaction.js';
+import { Emitter, type SessionEvents } from './events.js';
+import { Log } from './log.js';
+import type { SessionOptions } from './options.js';
+import { type PruneOutcome, runPrune } from './prune.js';
+import { overheadOf, type ResolvedSession, resolveSession } from './resolve.js';
+import { afterAppend } from './state.js';
+
+export interface StepInput {
+  /** The step's new messages in condense form… */
+  message?: Message | Message[];
+  /** …or the AI SDK's `response` (its `messages`: assistant + tool results). */
+  response?: { messages: readonly ModelMessage[] };
+  /** The provider's usage for this step, in any supported shape. */
+  usage?: unknown;
+  model?: string;
+}
+
+export interface StepResult {
+  entries: MessageEntry[];
+  usage: Usage | null;
+  decision: Decision | null;
+  /** Set when the step overflowed and a compaction marker was queued. */
+  markerId: string | null;
+}
+
+export interface PrepareInput<F extends ContextFormat> {
+  format?: F;
+  /** Overrides the session's system prompt for this call. */
+  system?: string;
+  tools?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface Prepared {
+  messages: unknown;
+  decision: Decision;
+  tokens: TokenEstimate;
+  compaction: CompactionOutcome | null;
+  pruned: PruneOutcome | null;
+}
+
+/** The orchestrator an agent calls around each model call: append, recordStep, prepare. */
+export class Session {
+  readonly events = new Emitter<SessionEvents>();
+  /** Raw log tokens and overhead of the last context handed out, to calibrate against usage. */
+  private lastPrepared: { logRaw: number; overheadRaw: number } | null = null;
+  private overflowRetried = false;
+  private failedAtVersion = -1;
+
+  private constructor(
+    readonly log: Log,
+    readonly config: ResolvedSession,
+    private readonly options: SessionOptions,
+  ) {}
+
+  static async open(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {
+    const config = resolveSession(options);
+    const log = await Log.open(store, id, config.now);
+    const session = new Session(log, config, options);
+    if (config.prune?.when === 'open') await session.prune();
+    return session;
+  }
+
+  get id(): string {
+    return this.log.record.id;
+  }
+
+  get record(): SessionRecord {
+    return structuredClone(this.log.record);
+  }
+
+  on<K extends keyof SessionEvents>(event: K, listener: (payload: SessionEvents[K]) => void): () => void {
+    return this.events.on(event, listener);
+  }
+
+  /** The entries the model's view is built from (from the latest pivot's first kept entry on). */
+  activeEntries(): Entry[] {
+    return structuredClone(this.log.active);
+  }
+
+  /** Appends messages after validating them; invalid input is rejected whole, nothing written. */
+  async append(input: Message | Message[] | unknown): Promise<MessageEntry[]> {
+    const list = Array.isArray(input) ? input : [input];
+    const messages = list.map((m, i) => parseMessage(m, { field: Array.isArray(input) ? `[${i}]` : undefined }));
+    return this.log.mutate((record, active) => {
+      const entries = numbered(messages, record, active, this.config);
+      return { append: entries, state: afterAppend(record.state, entries) };
+    });
+  }
+
+  /** Records a finished model step: its messages, its usage, and the after-step overflow check. */
+  async recordStep(step: StepInput): Promise<StepResult> {
+    const messages = step.response ? fromAiSdkResponse(step.response.messages) : toList(step.message);
+    const usage = step.usage === undefined ? null : normalizeUsage(step.usage);
+    const model = step.model ?? this.config.model;
+    const logRawBefore = this.lastPrepared?.logRaw ?? this.log.record.state.activeTokens;
+    const overheadRaw = this.lastPrepared?.overheadRaw ?? this.config.overheadRaw;
+    const parsed = messages.map((m, i) => parseMessage(m, { field: `message[${i}]` }));
+    const entries = await this.log.mutate((record, active) => {
+      const added = numbered(parsed, record, active, this.config);
+      let state = afterAppend(record.state, added);
+      if (usage) {
+        const calibration = updateCalibration(state.calibration[model], {
+          reportedInput: usage.inputTotal,
+          logRaw: logRawBefore,
+          overheadRaw,
+        });
+        state = {
+          ...state,
+          calibration: { ...state.calibration, [model]: calibration },
+          lastUsage: { usage, model, afterSeq: added[0]?.seq ?? record.nextSeq },
+          addedSinceUsage: added.reduce((acc, e) => acc + e.tokens, 0),
+        };
+      }
+      return { append: added, state };
+    });
+    this.lastPrepared = null;
+    this.overflowRetried = false;
+    let decision: Decision | null = null;
+    let markerId: string | null = null;
+    if (usage && this.config.checks.afterStep) {
+      decision = afterStepDecision(usage, this.config.budget, { countOutput: this.config.checks.countOutput });
+      if (decision.compact) markerId = await this.queueMarker(decision);
+    }
+    return { entries, usage, decision, markerId };
+  }
+
+  /** Queues a compaction marker (seed 001 §4.1); at most one is pending at a time (A001-14). */
+  async queueMarker(decision: Decision | null, instructions?: string): Promise<string> {
+    const pending = this.log.record.state.pendingMarkerId;
+    if (pending) return pending;
+    const marker: Message = {
+      role: 'user',
+      parts: [{ type: 'compaction-marker', auto: decision !== null, ...(instructions ? { instructions } : {}) }],
+    };
+    const [entry] = await this.log.mutate((record, active) => {
+      const added = numbered([marker], record, active, this.config);
+      return { append: added, state: { ...afterAppend(record.state, added), pendingMarkerId: added[0]!.id } };
+    });
+    if (decision) this.events.emit('overflow', { decision, markerId: entry!.id });
+    return entry!.id;
+  }
+
+  /** The before-turn token figure: last reported prompt + calibrated estimate of what came since. */
+  estimate(overheadRaw = this.config.overheadRaw): TokenEstimate {
+    const state = this.log.record.state;
+    return hybridEstimate({
+      lastUsage: state.lastUsage,
+      addedSinceUsage: state.addedSinceUsage,
+      activeRaw: state.activeTokens,
+      overheadRaw,
+      calibration: state.calibration[state.lastUsage?.model ?? this.config.model],
+    });
+  }
+
+  /** Runs queued or needed compaction and pruning, then builds the context to send. */
+  async prepare<F extends ContextFormat = 'ai-sdk'>(input: PrepareInput<F> = {}): Promise<Prepared> {
+    const system = input.system ?? this.options.system;
+    const overheadRaw =
+      input.system !== undefined || input.tools !== undefined
+        ? overheadOf(this.config.estimator, system, input.tools ?? this.options.tools)
+        : this.config.overheadRaw;
+    let compaction: CompactionOutcome | null = null;
+    const pending = this.log.record.state.pendingMarkerId;
+    if (pending) compaction = await this.runMarker(pending, input.signal);
+    const pruned = this.config.prune?.when === 'turn' ? await this.prune({ batch: true }) : null;
+    let tokens = this.estimate(overheadRaw);
+    let decision = this.config.checks.beforeTurn
+      ? beforeTurnDecision(tokens, this.config.budget)
+      : beforeTurnDecision(0, this.config.budget);
+    if (decision.compact && compaction === null && this.failedAtVersion !== this.log.record.version) {
+      compaction = await this.compact({ auto: true, signal: input.signal });
+      tokens = this.estimate(overheadRaw);
+      decision = beforeTurnDecision(tokens, this.config.budget);
+    }
+    const messages = renderContext(this.log.active, {
+      format: input.format ?? 'ai-sdk',
+      system,
+      summaryAs: this.config.compaction.summaryAs,
+      prunedPlaceholder: this.config.prune?.placeholder,
+    });
+    this.lastPrepared = { logRaw: this.log.record.state.activeTokens, overheadRaw };
+    return { messages, decision, tokens, compaction, pruned };
+  }
+
+  private async runMarker(markerId: string, signal?: AbortSignal): Promise<CompactionOutcome> {
+    const marker = this.log.active.find((e) => e.id === markerId);
+    const part = marker?.kind === 'message' ? marker.message.parts[0] : undefined;
+    const auto = part?.type === 'compaction-marker' ? part.auto : true;
+    const instructions = part?.type === 'compaction-marker' ? part.instructions : undefined;
+    return this.compact({ auto, instructions, markerId, signal });
+  }
+
+  /** Compacts now (manual by default). Throws a typed error if it cannot make the context smaller. */
+  async compact(
+    opts: { instructions?: string; auto?: boolean; markerId?: string; signal?: AbortSignal } = {},
+  ): Promise<CompactionOutcome> {
+    try {
+      return await runCompaction(this, { auto: opts.auto ?? false, ...opts });
+    } catch (error) {
+      this.failedAtVersion = this.log.record.version;
+      this.events.emit('compaction:error', { error: error as Error });
+      throw error;
+    }
+  }
+
+  /** Marks old tool outputs as pruned when enough are prunable (batched: see src/prune/trigger). */
+  async prune(opts: { dryRun?: boolean; batch?: boolean } = {}): Promise<PruneOutcome | null> {
+    if (!this.config.prune) return null;
+    const outcome = await runPrune(this, opts);
+    if (outcome && !opts.dryRun && outcome.parts > 0) {
+      this.events.emit('prune', { parts: outcome.parts, tokensSaved: outcome.tokensSaved });
+    }
+    return outcome;
+  }
+
+  /**
+   * Tells condense a model call failed. A context-overflow error leads to one compaction and one
+   * retry signal; a second overflow in a row is reported, not looped (A002-10).
+   */
+  async recordError(error: unknown): Promise<{ overflow: boolean; retry: boolean; compaction: CompactionOutcome | null }> {
+    if (!isContextOverflowError(error)) return { overflow: false, retry: false, compaction: null };
+    if (this.overflowRetried) return { overflow: true, retry: false, compaction: null };
+    this.overflowRetried = true;
+    const compaction = await this.compact({ auto: true });
+    return { overflow: true, retry: compaction.status === 'compacted', compaction };
+  }
+
+  /** Every entry of the session, oldest first (reads the whole log: not for the per-turn path). */
+  async history(): Promise<Entry[]> {
+    return this.log.store.loadFrom(this.id, 0);
+  }
+}
+
+function toList(message: Message | Message[] | undefined): Message[] {
+  if (message === undefined) return [];
+  return Array.isArray(message) ? message : [message];
+}
+
+/** Numbers new messages after the head: seq, parent link, token estimates. */
+export function numbered(
+  messages: Message[],
+  record: SessionRecord,
+  active: Entry[],
+  config: ResolvedSession,
+): MessageEntry[] {
+  let parentId = record.headId ?? active.at(-1)?.id ?? null;
+  const now = config.now();
+  return messages.map((message, i) => {
+    const entry = buildMessageEntry(
+      message,
+      { sessionId: record.id, seq: record.nextSeq + i, parentId, createdAt: now },
+      config.estimator,
+    );
+    parentId = entry.id;
+    return entry;
+  });
+}
+
+export async function openSession(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {
+  return Session.open(store, id, options);
+}

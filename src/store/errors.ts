@@ -1,0 +1,55 @@
+/** A write named a session that does not exist (or no longer does). */
+export class UnknownSessionError extends Error {
+  override name = 'UnknownSessionError';
+  constructor(readonly sessionId: string) {
+    super(`session ${sessionId} does not exist`);
+  }
+}
+
+/** A session id was created twice. */
+export class DuplicateSessionError extends Error {
+  override name = 'DuplicateSessionError';
+  constructor(readonly sessionId: string) {
+    super(`session ${sessionId} already exists`);
+  }
+}
+
+/** An append would give two entries of one session the same id or the same seq. */
+export class DuplicateEntryError extends Error {
+  override name = 'DuplicateEntryError';
+  constructor(
+    readonly sessionId: string,
+    readonly field: 'id' | 'seq',
+    readonly value: string | number,
+  ) {
+    super(`session ${sessionId}: an entry with ${field} ${JSON.stringify(value)} already exists`);
+  }
+}
+
+/** A write that cannot be applied as asked (wrong session on an entry, pruning a missing entry...). */
+export class StoreWriteError extends Error {
+  override name = 'StoreWriteError';
+}
+
+/** A stored row that cannot be read back; names where, so the row can be found and repaired. */
+export class CorruptRowError extends Error {
+  override name = 'CorruptRowError';
+  constructor(
+    readonly table: string,
+    readonly sessionId: string,
+    readonly seq: number | undefined,
+    readonly column: string,
+    reason: string,
+  ) {
+    const where = seq === undefined ? `session ${sessionId}` : `session ${sessionId}, seq ${seq}`;
+    super(`${table} row (${where}): column ${column} is not valid JSON: ${reason}`);
+  }
+}
+
+/** The store was closed; nothing more can be read or written through it. */
+export class StoreClosedError extends Error {
+  override name = 'StoreClosedError';
+  constructor(kind: string) {
+    super(`the ${kind} store is closed`);
+  }
+}
