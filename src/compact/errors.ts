@@ -16,28 +16,30 @@ export class CompactionError extends Error {
 /** The part that can never be summarized (system prompt + latest request + kept tail) is over budget. */
 export class FloorTooLargeError extends CompactionError {
   override name = 'FloorTooLargeError';
-  constructor(
-    readonly floorTokens: number,
-    readonly budget: number,
-  ) {
+  readonly floorTokens: number;
+  readonly budget: number;
+  constructor({ floorTokens, budget }: { floorTokens: number; budget: number }) {
     super(
       'floor-too-large',
       `cannot compact: the floor (system prompt + latest request + kept tail) is ${floorTokens} tokens, ` +
         `over the budget of ${budget} tokens`,
     );
+    this.floorTokens = floorTokens;
+    this.budget = budget;
   }
 }
 
 /** Compacting would not make the context smaller, so it is refused instead of looping. */
 export class NoProgressError extends CompactionError {
   override name = 'NoProgressError';
-  constructor(
-    readonly tokensBefore: number,
-    readonly predictedAfter: number,
-  ) {
+  readonly tokensBefore: number;
+  readonly predictedAfter: number;
+  constructor({ tokensBefore, predictedAfter }: { tokensBefore: number; predictedAfter: number }) {
     super(
       'no-progress',
       `compaction would not shrink the context: ${tokensBefore} tokens before, ${predictedAfter} predicted after`,
     );
+    this.tokensBefore = tokensBefore;
+    this.predictedAfter = predictedAfter;
   }
 }

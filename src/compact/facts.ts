@@ -8,7 +8,11 @@ function asObject(v: JsonValue | undefined): Record<string, JsonValue> | undefin
 }
 
 const EXIT_FIELDS = ['exitCode', 'exit_code', 'exit', 'returncode', 'returnCode'];
-const EXIT_TEXT = [/^Exit code:? (-?\d+)/im, /exited with (?:exit )?code (-?\d+)/i, /exit (?:code|status)[:=]? ?(-?\d+)/i];
+const EXIT_TEXT = [
+  /^Exit code:? (-?\d+)/im,
+  /exited with (?:exit )?code (-?\d+)/i,
+  /exit (?:code|status)[:=]? ?(-?\d+)/i,
+];
 
 /** The process exit code a completed tool call reports, if any (object fields or "Exit code: N" text). */
 export function toolExitCode(part: ToolPart): number | undefined {
@@ -20,7 +24,8 @@ export function toolExitCode(part: ToolPart): number | undefined {
       if (typeof v === 'number' && Number.isInteger(v)) return v;
     }
   }
-  const text = typeof part.output === 'string' ? part.output : typeof out?.output === 'string' ? out.output : undefined;
+  const text =
+    typeof part.output === 'string' ? part.output : typeof out?.output === 'string' ? out.output : undefined;
   if (text === undefined) return undefined;
   const head = text.slice(0, 400);
   for (const re of EXIT_TEXT) {
@@ -40,7 +45,7 @@ export function toolFailed(part: ToolPart): boolean {
   return code !== undefined && code !== 0;
 }
 
-function oneLine(text: string, max: number): string {
+export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
@@ -65,7 +70,10 @@ export const FAILURE_SEPARATOR = ' → ';
  * Calls whose latest run in the span failed, oldest first, as "label → exit 1". `previous` are
  * failures carried from earlier summaries; a later success of the same label resolves them.
  */
-export function unresolvedFailures(entries: readonly MessageEntry[], previous: readonly string[] = []): string[] {
+export function unresolvedFailures(
+  entries: readonly MessageEntry[],
+  previous: readonly string[] = [],
+): string[] {
   const latest = new Map<string, string | null>();
   for (const f of previous) {
     const at = f.lastIndexOf(FAILURE_SEPARATOR);
@@ -109,7 +117,11 @@ export function userText(entry: MessageEntry): string {
 }
 
 /** Deduplicates keeping first occurrences; over `max`, keeps both ends (oldest rules and newest). */
-export function mergeBounded(lists: ReadonlyArray<readonly string[]>, max: number, keepOldest = 10): string[] {
+export function mergeBounded(
+  lists: ReadonlyArray<readonly string[]>,
+  max: number,
+  keepOldest = 10,
+): string[] {
   const all = [...new Set(lists.flat())];
   if (all.length <= max) return all;
   return [...all.slice(0, keepOldest), ...all.slice(all.length - (max - keepOldest))];

@@ -7,10 +7,21 @@ export interface ToolFiles {
   modified: string[];
 }
 
-const PATH_FIELDS = ['path', 'file_path', 'filePath', 'file', 'filename', 'absolute_path', 'notebook_path', 'target_file'];
+const PATH_FIELDS = [
+  'path',
+  'file_path',
+  'filePath',
+  'file',
+  'filename',
+  'absolute_path',
+  'notebook_path',
+  'target_file',
+];
 const PATH_LIST_FIELDS = ['paths', 'files', 'file_paths'];
-const MODIFY_TOOL = /write|edit|str_?replace|create|patch|insert|delete|remove|rename|move|mkdir|replace|append/i;
-const SHELL_TOOL = /^(bash|shell|sh|exec|exec_command|run_shell_command|terminal|run_terminal_cmd|local_shell|execute_command|command)$/i;
+const MODIFY_TOOL =
+  /write|edit|str_?replace|create|patch|insert|delete|remove|rename|move|mkdir|replace|append/i;
+const SHELL_TOOL =
+  /^(bash|shell|sh|exec|exec_command|run_shell_command|terminal|run_terminal_cmd|local_shell|execute_command|command)$/i;
 /** Sub-commands of view/edit multiplexing tools (str_replace_based_edit_tool and similar). */
 const READ_SUBCOMMANDS = new Set(['view', 'read', 'list', 'ls', 'cat', 'show']);
 
@@ -44,7 +55,27 @@ function patchFiles(text: string): string[] {
   return out;
 }
 
-const READ_COMMANDS = new Set(['cat', 'head', 'tail', 'less', 'more', 'grep', 'rg', 'ls', 'wc', 'diff', 'find', 'stat', 'file', 'nl', 'sed', 'awk', 'jq', 'tree', 'bat']);
+const READ_COMMANDS = new Set([
+  'cat',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'grep',
+  'rg',
+  'ls',
+  'wc',
+  'diff',
+  'find',
+  'stat',
+  'file',
+  'nl',
+  'sed',
+  'awk',
+  'jq',
+  'tree',
+  'bat',
+]);
 const WRITE_COMMANDS = new Set(['rm', 'touch', 'mkdir', 'rmdir', 'chmod', 'chown', 'truncate']);
 
 /** A token that looks like a file path: has a slash or an extension, is not a flag, URL or glob. */
@@ -70,12 +101,19 @@ export function shellFiles(commandLine: string): ToolFiles {
   }
   if (modified.length > 0 && /apply_patch|\*\*\* Begin Patch/.test(commandLine)) return { read, modified };
   for (const segment of command.split(/&&|\|\||[;|\n]/)) {
-    const tokens = segment.trim().split(/\s+/).filter((t) => t !== '');
+    const tokens = segment
+      .trim()
+      .split(/\s+/)
+      .filter((t) => t !== '');
     while (tokens.length > 0 && /^(sudo|env|time|xargs|\w+=\S*)$/.test(tokens[0]!)) tokens.shift();
     const verb = tokens.shift()?.replace(/^.*\//, '');
     if (verb === undefined || NOT_FILE_VERBS.has(verb)) continue;
     const args = tokens.filter((t, i) => looksLikePath(t) && !/^>/.test(tokens[i - 1] ?? ''));
-    if (verb === 'tee' || WRITE_COMMANDS.has(verb) || (verb === 'sed' && tokens.some((t) => t.startsWith('-i')))) {
+    if (
+      verb === 'tee' ||
+      WRITE_COMMANDS.has(verb) ||
+      (verb === 'sed' && tokens.some((t) => t.startsWith('-i')))
+    ) {
       modified.push(...args);
     } else if (verb === 'mv' || verb === 'cp') {
       if (verb === 'mv') modified.push(...args);
@@ -97,17 +135,22 @@ export function toolFiles(part: ToolPart): ToolFiles {
   const input = asObject(part.input);
   const paths: string[] = [];
   if (input !== undefined) {
-    for (const f of PATH_FIELDS) if (typeof input[f] === 'string' && input[f] !== '') paths.push(input[f] as string);
+    for (const f of PATH_FIELDS)
+      if (typeof input[f] === 'string' && input[f] !== '') paths.push(input[f] as string);
     for (const f of PATH_LIST_FIELDS) {
       const list = input[f];
       if (Array.isArray(list)) for (const p of list) if (typeof p === 'string') paths.push(p);
     }
-    for (const v of Object.values(input)) if (typeof v === 'string' && v.includes('*** ')) paths.push(...patchFiles(v));
+    for (const v of Object.values(input))
+      if (typeof v === 'string' && v.includes('*** ')) paths.push(...patchFiles(v));
   } else if (typeof part.input === 'string') {
     paths.push(...patchFiles(part.input));
   }
   const sub = typeof input?.command === 'string' ? input.command.toLowerCase() : undefined;
-  const modifies = sub !== undefined && READ_SUBCOMMANDS.has(sub) ? false : MODIFY_TOOL.test(part.name) || /patch/i.test(sub ?? '');
+  const modifies =
+    sub !== undefined && READ_SUBCOMMANDS.has(sub)
+      ? false
+      : MODIFY_TOOL.test(part.name) || /patch/i.test(sub ?? '');
   const unique = [...new Set(paths)];
   return modifies ? { read: [], modified: unique } : { read: unique, modified: [] };
 }

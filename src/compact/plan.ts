@@ -5,7 +5,7 @@ import {
   isMarkerOnly,
   latestPivot,
   latestRequestIndex,
-  startsTurn,
+  isTurnStart,
   sumTokens,
   turnRanges,
 } from './turns.js';
@@ -63,7 +63,10 @@ type Cut = { index: number } | NothingToCompact;
  * it is windowed here) in seq order. Pure; cuts fall between entries, so a tool call and its
  * result (one part) are never separated.
  */
-export function planCompaction(entries: readonly Entry[], options: PlanOptions = {}): CompactionPlan | NothingToCompact {
+export function planCompaction(
+  entries: readonly Entry[],
+  options: PlanOptions = {},
+): CompactionPlan | NothingToCompact {
   const o = { ...DEFAULT_PLAN_OPTIONS, ...options };
   const window = activeWindow(entries);
   const previousPivot = latestPivot(window);
@@ -95,7 +98,7 @@ export function planCompaction(entries: readonly Entry[], options: PlanOptions =
 }
 
 function latestOpenerIndex(messages: readonly MessageEntry[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) if (startsTurn(messages[i]!)) return i;
+  for (let i = messages.length - 1; i >= 0; i--) if (isTurnStart(messages[i]!)) return i;
   return -1;
 }
 
@@ -114,7 +117,9 @@ function chooseCut(messages: readonly MessageEntry[], o: Required<PlanOptions>):
     index = start;
   }
   if (kept === 0) {
-    return { index: o.minKeepLatestTurn ? splitTurn(messages, turns.at(-1)!, o.keepTokens) : messages.length };
+    return {
+      index: o.minKeepLatestTurn ? splitTurn(messages, turns.at(-1)!, o.keepTokens) : messages.length,
+    };
   }
   if (index > 0) return { index };
   // Everything fits the tail, yet a compaction was asked for: summarize the oldest kept turn so
@@ -131,7 +136,11 @@ function chooseCut(messages: readonly MessageEntry[], o: Required<PlanOptions>):
  * The latest turn alone is over the cap: keep its newest steps that fit, summarize its beginning
  * (the opener is then replayed verbatim). A lone user message is the floor and is kept whole.
  */
-function splitTurn(messages: readonly MessageEntry[], turn: { start: number; end: number }, keepTokens: number): number {
+function splitTurn(
+  messages: readonly MessageEntry[],
+  turn: { start: number; end: number },
+  keepTokens: number,
+): number {
   if (turn.end - turn.start === 1) return turn.start;
   let tokens = 0;
   let index = turn.end;

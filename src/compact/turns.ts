@@ -12,7 +12,7 @@ export function isMarkerOnly(entry: MessageEntry): boolean {
 }
 
 /** A turn starts at a user message the user wrote: not a marker, not a summary. */
-export function startsTurn(entry: MessageEntry): boolean {
+export function isTurnStart(entry: MessageEntry): boolean {
   return entry.message.role === 'user' && !isMarkerOnly(entry) && !isSummaryMessage(entry.message);
 }
 
@@ -41,7 +41,7 @@ export function activeWindow(entries: readonly Entry[]): Entry[] {
 export function turnRanges(messages: readonly MessageEntry[]): Array<{ start: number; end: number }> {
   const starts: number[] = [];
   messages.forEach((m, i) => {
-    if (i === 0 || startsTurn(m)) starts.push(i);
+    if (i === 0 || isTurnStart(m)) starts.push(i);
   });
   return starts.map((start, k) => ({ start, end: starts[k + 1] ?? messages.length }));
 }
@@ -50,7 +50,7 @@ export function turnRanges(messages: readonly MessageEntry[]): Array<{ start: nu
 export function latestRequestIndex(messages: readonly MessageEntry[]): number {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (startsTurn(m) && messageText(m.message).trim() !== '') return i;
+    if (isTurnStart(m) && messageText(m.message).trim() !== '') return i;
   }
   return -1;
 }

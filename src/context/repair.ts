@@ -2,7 +2,8 @@ import type { AssistantMessage, Message, SystemMessage, UserMessage } from '../m
 import type { AssistantPart, Part, ToolPart, UserPart } from '../model/parts.js';
 
 /** Result given to a call that never returned (seed 004 fills "Tool no response"). */
-export const INTERRUPTED_TOOL_ERROR = 'Tool no response: the call was interrupted before it returned a result.';
+export const INTERRUPTED_TOOL_ERROR =
+  'Tool no response: the call was interrupted before it returned a result.';
 
 /**
  * Provider-neutral clean-up so every serializer starts from sendable messages:
@@ -28,7 +29,9 @@ function repairMessage(message: Message): Message {
   switch (message.role) {
     case 'system': {
       const parts = message.parts.filter(isSendable);
-      return parts.length === message.parts.length ? message : ({ ...message, parts } satisfies SystemMessage);
+      return parts.length === message.parts.length
+        ? message
+        : ({ ...message, parts } satisfies SystemMessage);
     }
     case 'user': {
       const parts = message.parts.filter(isSendable) as UserPart[];
@@ -48,7 +51,10 @@ function isSendable(part: Part): boolean {
     case 'text':
       return part.text.trim() !== '';
     case 'reasoning':
-      return part.text !== '' || (part.providerMetadata !== undefined && Object.keys(part.providerMetadata).length > 0);
+      return (
+        part.text !== '' ||
+        (part.providerMetadata !== undefined && Object.keys(part.providerMetadata).length > 0)
+      );
     case 'compaction-marker':
       return false;
     default:

@@ -11,7 +11,8 @@ export const DEFAULT_MARKER_QUESTION = 'What did we do so far?';
 
 export const SUMMARY_OPEN = '<conversation-summary>';
 export const SUMMARY_CLOSE = '</conversation-summary>';
-export const SUMMARY_LEAD = 'This summarizes the earlier part of this conversation, which is no longer shown.';
+export const SUMMARY_LEAD =
+  'This summarizes the earlier part of this conversation, which is no longer shown.';
 
 /** The user-role summary text: delimited so the model cannot take it for a new request. */
 export function delimitedSummary(summary: string): string {
@@ -23,14 +24,24 @@ export function summaryMessages(summary: string, layout: SummaryLayout, markerQu
   const metadata = { summary: true, synthetic: true };
   switch (layout) {
     case 'user':
-      return [{ role: 'user', parts: [{ type: 'text', text: delimitedSummary(summary), synthetic: true }], metadata }];
+      return [
+        {
+          role: 'user',
+          parts: [{ type: 'text', text: delimitedSummary(summary), synthetic: true }],
+          metadata,
+        },
+      ];
     case 'assistant':
       return [{ role: 'assistant', parts: [{ type: 'text', text: summary }], metadata }];
     case 'system':
       return [{ role: 'system', parts: [{ type: 'text', text: summary }], metadata }];
     case 'question+assistant':
       return [
-        { role: 'user', parts: [{ type: 'text', text: markerQuestion, synthetic: true }], metadata: { synthetic: true } },
+        {
+          role: 'user',
+          parts: [{ type: 'text', text: markerQuestion, synthetic: true }],
+          metadata: { synthetic: true },
+        },
         { role: 'assistant', parts: [{ type: 'text', text: summary }], metadata },
       ];
   }

@@ -81,7 +81,8 @@ function latestPivot(ordered: Entry[]): CompactionEntry | undefined {
 function seqOf(ordered: Entry[], id: string): number {
   const found = ordered.find((e) => e.id === id);
   // A silent fallback would drop the kept tail without a word; the caller loaded too little.
-  if (found === undefined) throw new Error(`buildView: the pivot's first kept entry ${id} is not among the entries`);
+  if (found === undefined)
+    throw new Error(`buildView: the pivot's first kept entry ${id} is not among the entries`);
   return found.seq;
 }
 
@@ -119,7 +120,9 @@ function viewUser(message: UserMessage, o: ResolvedView): UserMessage {
 
 function viewAssistant(message: AssistantMessage, o: ResolvedView): AssistantMessage {
   if (!message.parts.some((p) => p.type === 'tool' && p.compactedAt !== undefined)) return message;
-  const parts: AssistantPart[] = message.parts.map((p) => (p.type === 'tool' ? prunedView(p, o.placeholder) : p));
+  const parts: AssistantPart[] = message.parts.map((p) =>
+    p.type === 'tool' ? prunedView(p, o.placeholder) : p,
+  );
   return { ...message, parts };
 }
 

@@ -35,12 +35,17 @@ export function mediaBlock(block: Rec, where: ImportWhere, field: string): FileP
     const mediaType = optString(source.media_type, where, joinField(sourceField, 'media_type')) ?? fallback;
     return fileFromBase64(needString(source.data, where, joinField(sourceField, 'data')), mediaType);
   }
-  if (source.type === 'url') return fileFromUrl(needString(source.url, where, joinField(sourceField, 'url')), fallback);
+  if (source.type === 'url')
+    return fileFromUrl(needString(source.url, where, joinField(sourceField, 'url')), fallback);
   if (source.type === 'text') {
     const text = needString(source.data, where, joinField(sourceField, 'data'));
     return fileFromBase64(Buffer.from(text, 'utf8').toString('base64'), 'text/plain');
   }
-  return fail(`unsupported source type ${JSON.stringify(source.type)}`, where, joinField(sourceField, 'type'));
+  return fail(
+    `unsupported source type ${JSON.stringify(source.type)}`,
+    where,
+    joinField(sourceField, 'type'),
+  );
 }
 
 /** A tool_result block: its text becomes the output (or the error when is_error), images attachments. */
@@ -55,8 +60,14 @@ export function toolResultBlock(block: Rec, where: ImportWhere, field: string): 
       const itemField = joinField(contentField, k);
       const item = needRecord(raw, where, itemField);
       if (item.type === 'text') texts.push(textBlock(item, where, itemField).text);
-      else if (item.type === 'image' || item.type === 'document') attachments.push(mediaBlock(item, where, itemField));
-      else fail(`unknown tool_result content type ${JSON.stringify(item.type)}`, where, joinField(itemField, 'type'));
+      else if (item.type === 'image' || item.type === 'document')
+        attachments.push(mediaBlock(item, where, itemField));
+      else
+        fail(
+          `unknown tool_result content type ${JSON.stringify(item.type)}`,
+          where,
+          joinField(itemField, 'type'),
+        );
     });
   }
   const text = texts.join('\n');

@@ -48,7 +48,10 @@ export function parseClaudeCodeLines(lines: JsonLine[], where: ImportWhere = {})
     if (type === 'system' && rec.subtype === 'compact_boundary') {
       boundary = isRecord(rec.compactMetadata) ? (rec.compactMetadata as JsonObject) : {};
     } else if (type === 'user') {
-      const metadata = rec.isCompactSummary === true ? { summary: true, ...(boundary ? { compaction: boundary } : {}) } : undefined;
+      const metadata =
+        rec.isCompactSummary === true
+          ? { summary: true, ...(boundary ? { compaction: boundary } : {}) }
+          : undefined;
       if (metadata) boundary = undefined;
       addUser(b, rec, w, rec.isMeta === true ? { meta: true } : metadata);
     } else if (type === 'assistant') {
@@ -85,7 +88,12 @@ function addUser(b: TranscriptBuilder, rec: Rec, w: ImportWhere, metadata: JsonO
   if (user.parts.length > 0) b.push({ message: user, ...createdAt(rec) }, { line: w.line });
 }
 
-function addAssistant(b: TranscriptBuilder, rec: Rec, w: ImportWhere, byResponseId: Map<string, number>): void {
+function addAssistant(
+  b: TranscriptBuilder,
+  rec: Rec,
+  w: ImportWhere,
+  byResponseId: Map<string, number>,
+): void {
   const message = needRecord(rec.message, w, 'message');
   const responseId = optString(message.id, w, 'message.id');
   const model = optString(message.model, w, 'message.model');

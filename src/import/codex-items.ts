@@ -18,7 +18,8 @@ export function messageContent(content: unknown, where: ImportWhere, field: stri
     if (typeof item.type === 'string' && TEXT_TYPES.includes(item.type)) {
       return { type: 'text', text: needString(item.text, where, joinField(itemField, 'text')) };
     }
-    if (item.type === 'refusal') return { type: 'text', text: needString(item.refusal, where, joinField(itemField, 'refusal')) };
+    if (item.type === 'refusal')
+      return { type: 'text', text: needString(item.refusal, where, joinField(itemField, 'refusal')) };
     if (item.type === 'input_image') {
       return fileFromUrl(needString(item.image_url, where, joinField(itemField, 'image_url')), 'image/*');
     }
@@ -45,7 +46,10 @@ export function reasoningItem(item: Rec, where: ImportWhere): ReasoningPart {
   const openai: JsonObject = {};
   if (typeof item.id === 'string') openai.itemId = item.id;
   if (typeof item.encrypted_content === 'string') openai.reasoningEncryptedContent = item.encrypted_content;
-  const part: ReasoningPart = { type: 'reasoning', text: (summary.length > 0 ? summary : content).join('\n\n') };
+  const part: ReasoningPart = {
+    type: 'reasoning',
+    text: (summary.length > 0 ? summary : content).join('\n\n'),
+  };
   if (Object.keys(openai).length > 0) part.providerMetadata = { openai };
   return part;
 }

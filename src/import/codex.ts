@@ -1,7 +1,18 @@
 import type { AssistantMessage } from '../model/message.js';
 import type { UserPart } from '../model/parts.js';
 import { messageContent, reasoningItem, toolOutput } from './codex-items.js';
-import { fail, isRecord, json, needId, needRecord, needString, optString, parseArguments, type Rec, timestamp } from './fields.js';
+import {
+  fail,
+  isRecord,
+  json,
+  needId,
+  needRecord,
+  needString,
+  optString,
+  parseArguments,
+  type Rec,
+  timestamp,
+} from './fields.js';
 import { type JsonLine, parseJsonLines } from './json-text.js';
 import { TranscriptBuilder } from './transcript-builder.js';
 import type { ImportedSession, ImportWhere } from './types.js';
@@ -24,7 +35,12 @@ export function parseCodex(text: string, where: ImportWhere = {}): ImportedSessi
 
 export function parseCodexLines(lines: JsonLine[], where: ImportWhere = {}): ImportedSession {
   const b = new TranscriptBuilder();
-  const s: StepState = { model: undefined, step: undefined, lastStep: undefined, userTexts: new Set<string>() };
+  const s: StepState = {
+    model: undefined,
+    step: undefined,
+    lastStep: undefined,
+    userTexts: new Set<string>(),
+  };
   let sessionId: string | undefined;
   let system: string | undefined;
   for (const { line, value } of lines) {
@@ -41,7 +57,13 @@ export function parseCodexLines(lines: JsonLine[], where: ImportWhere = {}): Imp
       s.model = optString(payload.model, w, 'payload.model') ?? s.model;
     } else if (type === 'compacted') {
       const summary = needString(payload.message, w, 'payload.message');
-      b.push({ message: { role: 'user', parts: [{ type: 'text', text: summary }], metadata: { summary: true } }, ...at }, w);
+      b.push(
+        {
+          message: { role: 'user', parts: [{ type: 'text', text: summary }], metadata: { summary: true } },
+          ...at,
+        },
+        w,
+      );
       s.step = undefined;
     } else if (type === 'event_msg') {
       onEvent(b, s, payload, w, at);
@@ -50,7 +72,13 @@ export function parseCodexLines(lines: JsonLine[], where: ImportWhere = {}): Imp
     } else b.warnings.push(`line ${line}: line type ${type} skipped`);
   }
   const messages = b.finish({ file: where.file });
-  return { format: 'codex', ...(sessionId ? { sessionId } : {}), ...(system ? { system } : {}), messages, warnings: b.warnings };
+  return {
+    format: 'codex',
+    ...(sessionId ? { sessionId } : {}),
+    ...(system ? { system } : {}),
+    messages,
+    warnings: b.warnings,
+  };
 }
 
 interface StepState {
@@ -70,14 +98,21 @@ function instructions(payload: Rec): string | undefined {
   return typeof payload.instructions === 'string' ? payload.instructions : undefined;
 }
 
-function onEvent(b: TranscriptBuilder, s: StepState, payload: Rec, w: ImportWhere, at: { createdAt?: number }): void {
+function onEvent(
+  b: TranscriptBuilder,
+  s: StepState,
+  payload: Rec,
+  w: ImportWhere,
+  at: { createdAt?: number },
+): void {
   if (payload.type === 'token_count') {
     const info = payload.info;
     // The count follows the step it measures; a repeated count must not overwrite an earlier step's.
     const target = s.step ?? s.lastStep;
     const entry = target === undefined ? undefined : b.messages[target];
     const open = s.step !== undefined || entry?.usage === undefined;
-    if (entry && open && isRecord(info) && info.last_token_usage !== undefined) entry.usage = info.last_token_usage;
+    if (entry && open && isRecord(info) && info.last_token_usage !== undefined)
+      entry.usage = info.last_token_usage;
     s.step = undefined;
   } else if (payload.type === 'user_message') {
     const text = needString(payload.message, w, 'payload.message');
@@ -87,7 +122,13 @@ function onEvent(b: TranscriptBuilder, s: StepState, payload: Rec, w: ImportWher
   }
 }
 
-function onItem(b: TranscriptBuilder, s: StepState, item: Rec, w: ImportWhere, at: { createdAt?: number }): void {
+function onItem(
+  b: TranscriptBuilder,
+  s: StepState,
+  item: Rec,
+  w: ImportWhere,
+  at: { createdAt?: number },
+): void {
   const type = needString(item.type, w, 'payload.type');
   if (type === 'message') {
     const role = needString(item.role, w, 'payload.role');
@@ -144,6 +185,7 @@ function addCall(b: TranscriptBuilder, index: number, type: string, item: Rec, w
   const name = needId(item.name, w, 'payload.name');
   // custom tools (apply_patch) take free text, function tools JSON arguments.
   const raw = type === 'custom_tool_call' ? item.input : item.arguments;
-  const input = typeof raw === 'string' ? (type === 'custom_tool_call' ? raw : parseArguments(raw)) : json(raw ?? {});
+  const input =
+    typeof raw === 'string' ? (type === 'custom_tool_call' ? raw : parseArguments(raw)) : json(raw ?? {});
   b.addCall(index, { callId, name, input });
 }

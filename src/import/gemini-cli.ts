@@ -34,7 +34,10 @@ export function parseGeminiCli(value: unknown, where: ImportWhere = {}): Importe
     const createdAt = timestamp(rec.timestamp);
     const at = createdAt === undefined ? {} : { createdAt };
     if (type === 'user') {
-      const user: UserMessage = { role: 'user', parts: content(rec.content, where, joinField(field, 'content')) };
+      const user: UserMessage = {
+        role: 'user',
+        parts: content(rec.content, where, joinField(field, 'content')),
+      };
       b.push({ message: user, ...at }, { field });
     } else if (type === 'gemini') {
       addGemini(b, rec, where, field, at);
@@ -42,7 +45,12 @@ export function parseGeminiCli(value: unknown, where: ImportWhere = {}): Importe
   });
   for (const [type, count] of skipped) b.warnings.push(`${count} ${type} record(s) skipped (CLI notices)`);
   const sessionId = optString(top.sessionId, where, 'sessionId');
-  return { format: 'gemini-cli', ...(sessionId ? { sessionId } : {}), messages: b.finish(where), warnings: b.warnings };
+  return {
+    format: 'gemini-cli',
+    ...(sessionId ? { sessionId } : {}),
+    messages: b.finish(where),
+    warnings: b.warnings,
+  };
 }
 
 /** Content is a string or a list of Gemini parts (text, inlineData, fileData). */
@@ -61,7 +69,10 @@ function content(value: unknown, where: ImportWhere, field: string): (TextPart |
     }
     if (isRecord(part.fileData)) {
       const d = part.fileData;
-      const file = fileFromUrl(needString(d.fileUri, where, joinField(partField, 'fileData.fileUri')), 'application/octet-stream');
+      const file = fileFromUrl(
+        needString(d.fileUri, where, joinField(partField, 'fileData.fileUri')),
+        'application/octet-stream',
+      );
       if (typeof d.mimeType === 'string' && d.mimeType !== '') file.mediaType = d.mimeType;
       return file;
     }
@@ -69,26 +80,48 @@ function content(value: unknown, where: ImportWhere, field: string): (TextPart |
   });
 }
 
-function addGemini(b: TranscriptBuilder, rec: Rec, where: ImportWhere, field: string, at: { createdAt?: number }): void {
+function addGemini(
+  b: TranscriptBuilder,
+  rec: Rec,
+  where: ImportWhere,
+  field: string,
+  at: { createdAt?: number },
+): void {
   const message: AssistantMessage = { role: 'assistant', parts: [] };
   if (Array.isArray(rec.thoughts)) {
     rec.thoughts.forEach((raw, k) => {
       const thought = needRecord(raw, where, joinField(field, `thoughts[${k}]`));
       const subject = optString(thought.subject, where, joinField(field, `thoughts[${k}].subject`));
-      const description = optString(thought.description, where, joinField(field, `thoughts[${k}].description`)) ?? '';
-      message.parts.push({ type: 'reasoning', text: subject ? `**${subject}** ${description}` : description });
+      const description =
+        optString(thought.description, where, joinField(field, `thoughts[${k}].description`)) ?? '';
+      message.parts.push({
+        type: 'reasoning',
+        text: subject ? `**${subject}** ${description}` : description,
+      });
     });
   }
   message.parts.push(...content(rec.content, where, joinField(field, 'content')));
   const model = optString(rec.model, where, joinField(field, 'model'));
-  const index = b.push({ message, ...(model ? { model } : {}), ...(rec.tokens === undefined ? {} : { usage: rec.tokens }), ...at }, { field });
+  const index = b.push(
+    {
+      message,
+      ...(model ? { model } : {}),
+      ...(rec.tokens === undefined ? {} : { usage: rec.tokens }),
+      ...at,
+    },
+    { field },
+  );
   if (rec.toolCalls === undefined || rec.toolCalls === null) return;
   const callsField = joinField(field, 'toolCalls');
   needArray(rec.toolCalls, where, callsField).forEach((raw, k) => {
     const callField = joinField(callsField, k);
     const call = needRecord(raw, where, callField);
     const callId = needId(call.id, where, joinField(callField, 'id'));
-    b.addCall(index, { callId, name: needId(call.name, where, joinField(callField, 'name')), input: json(call.args ?? {}) });
+    b.addCall(index, {
+      callId,
+      name: needId(call.name, where, joinField(callField, 'name')),
+      input: json(call.args ?? {}),
+    });
     const result = toolResult(call, where, callField);
     if (result) b.resolve(callId, result);
   });
@@ -97,7 +130,8 @@ function addGemini(b: TranscriptBuilder, rec: Rec, where: ImportWhere, field: st
 /** The call's recorded result; undefined when none was recorded (a call still running). */
 function toolResult(call: Rec, where: ImportWhere, field: string): ToolResult | undefined {
   if (call.status === 'cancelled') return { error: 'cancelled' };
-  if (call.result === undefined || call.result === null) return call.status === 'error' ? { error: 'tool failed' } : undefined;
+  if (call.result === undefined || call.result === null)
+    return call.status === 'error' ? { error: 'tool failed' } : undefined;
   const texts: string[] = [];
   const attachments: FilePart[] = [];
   let error: string | undefined;
@@ -109,7 +143,8 @@ function toolResult(call: Rec, where: ImportWhere, field: string): ToolResult | 
       if (isRecord(response) && typeof response.error === 'string') error = response.error;
       else if (isRecord(response) && typeof response.output === 'string') texts.push(response.output);
       else texts.push(JSON.stringify(response ?? null));
-    } else attachments.push(...content([part], where, partField).filter((p): p is FilePart => p.type === 'file'));
+    } else
+      attachments.push(...content([part], where, partField).filter((p): p is FilePart => p.type === 'file'));
   });
   const extra = attachments.length > 0 ? { attachments } : {};
   if (error !== undefined || call.status === 'error') return { error: error ?? texts.join('\n'), ...extra };

@@ -15,7 +15,8 @@ export function lineOfField(text: string, field: string): number | undefined {
 /** `a.b[3].c` → ['a', 'b', 3, 'c']. */
 export function splitField(field: string): (string | number)[] {
   const out: (string | number)[] = [];
-  for (const m of field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
+  for (const m of field.matchAll(/([^.[\]]+)|\[(\d+)\]/g))
+    out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
   return out;
 }
 

@@ -3,8 +3,8 @@ import type { FilePart, UserPart } from '../model/parts.js';
 import {
   fail,
   isRecord,
-  json,
   joinField,
+  json,
   needArray,
   needId,
   needRecord,
@@ -41,7 +41,11 @@ export function parseOpenAIChat(value: unknown, where: ImportWhere = {}): Import
     const role = m.role;
     if (role === undefined) fail('missing role', inner, joinField(field, 'role'));
     if (typeof role !== 'string' || !ROLES.includes(role)) {
-      fail(`unknown role ${JSON.stringify(role)} (expected one of ${ROLES.join(', ')})`, inner, joinField(field, 'role'));
+      fail(
+        `unknown role ${JSON.stringify(role)} (expected one of ${ROLES.join(', ')})`,
+        inner,
+        joinField(field, 'role'),
+      );
     }
     const origin = { field };
     if (role === 'system' || role === 'developer') {
@@ -54,7 +58,8 @@ export function parseOpenAIChat(value: unknown, where: ImportWhere = {}): Import
       addAssistant(b, m, inner, field);
     } else {
       const callId = m.tool_call_id;
-      if (callId === undefined || callId === null) fail('missing tool_call_id', inner, joinField(field, 'tool_call_id'));
+      if (callId === undefined || callId === null)
+        fail('missing tool_call_id', inner, joinField(field, 'tool_call_id'));
       const id = needId(callId, inner, joinField(field, 'tool_call_id'));
       const output = contentText(m.content, inner, joinField(field, 'content'));
       if (!b.resolve(id, { output })) b.warnings.push(`${field}: result for unknown tool call ${id} dropped`);
@@ -77,7 +82,11 @@ function contentText(content: unknown, where: ImportWhere, field: string): strin
     const part = needRecord(raw, where, joinField(field, j));
     const type = part.type;
     if (type !== 'text' && type !== 'refusal') {
-      fail(`unsupported content part type ${JSON.stringify(type)} here`, where, joinField(field, `[${j}].type`));
+      fail(
+        `unsupported content part type ${JSON.stringify(type)} here`,
+        where,
+        joinField(field, `[${j}].type`),
+      );
     }
     const key = type === 'text' ? 'text' : 'refusal';
     texts.push(needString(part[key], where, joinField(field, `[${j}].${key}`)));
@@ -108,10 +117,17 @@ function userPart(part: Rec, where: ImportWhere, field: string): UserPart {
     case 'input_audio': {
       const audio = needRecord(part.input_audio, where, joinField(field, 'input_audio'));
       const format = optString(audio.format, where, joinField(field, 'input_audio.format')) ?? 'wav';
-      return fileFromBase64(needString(audio.data, where, joinField(field, 'input_audio.data')), `audio/${format}`);
+      return fileFromBase64(
+        needString(audio.data, where, joinField(field, 'input_audio.data')),
+        `audio/${format}`,
+      );
     }
     case 'file':
-      return filePart(needRecord(part.file, where, joinField(field, 'file')), where, joinField(field, 'file'));
+      return filePart(
+        needRecord(part.file, where, joinField(field, 'file')),
+        where,
+        joinField(field, 'file'),
+      );
     default:
       return fail(`unknown content part type ${JSON.stringify(part.type)}`, where, joinField(field, 'type'));
   }

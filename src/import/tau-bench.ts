@@ -11,7 +11,8 @@ export function parseTauBench(value: unknown, where: ImportWhere = {}): Imported
   return runs.map((raw, i) => {
     const field = joinField(where.at, i);
     const run = needRecord(raw, { ...where, at: undefined }, field);
-    if (!('traj' in run)) fail('missing traj (the run has no conversation)', { ...where, at: undefined }, field);
+    if (!('traj' in run))
+      fail('missing traj (the run has no conversation)', { ...where, at: undefined }, field);
     const session = parseOpenAIChat(run.traj, { ...where, at: joinField(field, 'traj') });
     const task = typeof run.task_id === 'number' || typeof run.task_id === 'string' ? run.task_id : i;
     const trial = typeof run.trial === 'number' ? run.trial : 0;

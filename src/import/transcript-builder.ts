@@ -54,9 +54,16 @@ export class TranscriptBuilder {
   addCall(index: number, call: ToolCall): void {
     const message = this.messages[index]!.message;
     if (message.role !== 'assistant') throw new Error('tool calls belong to assistant messages');
-    if (this.seenIds.has(call.callId)) this.warnings.push(`tool call id ${call.callId} repeats; paired by order`);
+    if (this.seenIds.has(call.callId))
+      this.warnings.push(`tool call id ${call.callId} repeats; paired by order`);
     this.seenIds.add(call.callId);
-    const part: ToolPart = { type: 'tool', callId: call.callId, name: call.name, input: call.input, state: 'pending' };
+    const part: ToolPart = {
+      type: 'tool',
+      callId: call.callId,
+      name: call.name,
+      input: call.input,
+      state: 'pending',
+    };
     if (call.providerMetadata) part.providerMetadata = call.providerMetadata;
     message.parts.push(part);
     const queue = this.unanswered.get(call.callId) ?? [];
@@ -81,7 +88,8 @@ export class TranscriptBuilder {
     const pending = message.parts[ref.part] as ToolPart;
     const base = { type: 'tool' as const, callId: pending.callId, name: pending.name, input: pending.input };
     const meta = pending.providerMetadata ? { providerMetadata: pending.providerMetadata } : {};
-    const extra = result.attachments && result.attachments.length > 0 ? { attachments: result.attachments } : {};
+    const extra =
+      result.attachments && result.attachments.length > 0 ? { attachments: result.attachments } : {};
     const settled: ToolPart =
       'error' in result
         ? { ...base, ...meta, state: 'error', error: result.error, ...extra }

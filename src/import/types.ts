@@ -2,7 +2,15 @@ import type { Entry } from '../model/entry.js';
 import type { JsonObject } from '../model/json.js';
 import type { Message } from '../model/message.js';
 
-export const FORMAT_NAMES = ['openai', 'condense', 'claude-code', 'codex', 'gemini-cli', 'tau-bench', 'swe-agent'] as const;
+export const FORMAT_NAMES = [
+  'openai',
+  'condense',
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'tau-bench',
+  'swe-agent',
+] as const;
 export type FormatName = (typeof FORMAT_NAMES)[number];
 
 export interface ImportedMessage {

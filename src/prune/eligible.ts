@@ -12,7 +12,7 @@ export function isPivotOrSummary(entry: Entry): boolean {
  * Whether a user message starts a turn. With 'real' counting, messages condense or a compaction
  * wrote (synthetic, marker, summary) do not: they are not the user asking for something.
  */
-export function startsTurn(message: Message, counting: ResolvedPruneOptions['turnCounting']): boolean {
+export function startsPruneTurn(message: Message, counting: ResolvedPruneOptions['turnCounting']): boolean {
   if (message.role !== 'user') return false;
   if (counting === 'any-user') return true;
   if (message.metadata?.synthetic === true || message.metadata?.summary === true) return false;

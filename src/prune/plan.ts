@@ -1,5 +1,5 @@
 import type { Entry } from '../model/entry.js';
-import { isEligibleToolPart, isPivotOrSummary, startsTurn } from './eligible.js';
+import { isEligibleToolPart, isPivotOrSummary, startsPruneTurn } from './eligible.js';
 import type { ResolvedPruneOptions } from './options.js';
 
 /** One tool part to mark: where it is and the estimate of its output (or error). */
@@ -51,7 +51,7 @@ export function planPrune(entries: readonly Entry[], opts: ResolvedPruneOptions)
       continue;
     }
     if (entry.kind !== 'message') continue;
-    if (startsTurn(entry.message, opts.turnCounting)) turnsSeen++;
+    if (startsPruneTurn(entry.message, opts.turnCounting)) turnsSeen++;
     const inProtectedTurn = turnsSeen < opts.protectTurns;
     const parts = entry.message.parts;
     for (let j = parts.length - 1; j >= 0; j--) {

@@ -10,6 +10,17 @@ export interface PruneOutcome {
   plan: PrunePlan;
 }
 
+/**
+ * The active window in the order the model sees it: the pivot (its summary) first, then the kept
+ * tail and newer entries. In log order the pivot comes after the kept tail, and a scan that stops
+ * at the summary would never reach the tail.
+ */
+function viewOrder(active: Entry[]): Entry[] {
+  const pivotAt = active.findLastIndex((e) => e.kind === 'compaction');
+  if (pivotAt <= 0) return active;
+  return [active[pivotAt]!, ...active.slice(0, pivotAt), ...active.slice(pivotAt + 1)];
+}
+
 /** Unpruned tool-output total at which a batch check last found nothing to do, per session. */
 const checkedAt = new WeakMap<Session, number>();
 
@@ -26,12 +37,12 @@ export async function runPrune(
   const total = session.log.record.state.unprunedToolTokens;
   if (opts.batch && (!shouldPlanPrune(total, config) || checkedAt.get(session) === total)) return null;
   if (opts.dryRun) {
-    const plan = planPrune(session.log.active, config);
+    const plan = planPrune(viewOrder(session.log.active), config);
     return { dryRun: true, parts: plan.prune ? plan.marks.length : 0, tokensSaved: plan.prune ? plan.prunableTokens : 0, plan };
   }
   let outcome: PruneOutcome | null = null;
   await session.log.mutate((record, active) => {
-    const plan = planPrune(active, config);
+    const plan = planPrune(viewOrder(active), config);
     outcome = { dryRun: false, parts: 0, tokensSaved: 0, plan };
     if (!plan.prune || plan.marks.length === 0) return null;
     const updates = applyPrune(active, plan, config, session.config.now(), session.config.estimator);

@@ -85,7 +85,7 @@ export function memoryStore(): Store {
       }
       const added = structuredClone(entries);
       const lastSeq = slot.entries.at(-1)?.seq ?? -1;
-      slot.entries.push(...added);
+      for (const entry of added) slot.entries.push(entry); // no spread: batches can exceed the argument limit
       // Appends normally come in order after the last entry; anything else is re-sorted once here
       // so that loadFrom can keep binary-searching.
       if (!isAscendingFrom(added, lastSeq)) slot.entries.sort((a, b) => a.seq - b.seq);

@@ -1,29 +1,7 @@
 import type Database from 'better-sqlite3';
+import { ENTRY_WRITE_COLUMNS } from './sqlite-rows.js';
 
 const ENTRY_READ_COLUMNS = 'session_id, seq, id, parent_id, kind, created_at, tokens, part_tokens, body';
-
-const ENTRY_WRITE_COLUMNS = [
-  'session_id',
-  'seq',
-  'id',
-  'parent_id',
-  'kind',
-  'created_at',
-  'tokens',
-  'part_tokens',
-  'role',
-  'body',
-  'turn_type',
-  'summary',
-  'summarized_through_id',
-  'first_kept_id',
-  'tokens_before',
-  'tokens_after',
-  'previous_pivot_id',
-  'summarizer',
-  'model',
-  'auto',
-];
 
 /** Every statement the store runs; exported so tests can EXPLAIN them exactly as they are run. */
 export const SQL = {
@@ -38,7 +16,7 @@ export const SQL = {
     WHERE id = @id AND version = @expected
     RETURNING *`,
   insertEntry: `INSERT INTO entries (${ENTRY_WRITE_COLUMNS.join(', ')})
-    VALUES (${ENTRY_WRITE_COLUMNS.map((c) => '@' + c).join(', ')})`,
+    VALUES (${ENTRY_WRITE_COLUMNS.map(() => '?').join(', ')})`,
   entryBody: 'SELECT kind, seq, body FROM entries WHERE session_id = ? AND id = ?',
   updateEntryParts:
     'UPDATE entries SET body = ?, part_tokens = ?, tokens = ? WHERE session_id = ? AND id = ?',

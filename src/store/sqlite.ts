@@ -14,7 +14,7 @@ import { checkAppendBatch, checkPartsUpdates, summarizeSession } from './rules.j
 import {
   type EntryRow,
   entryFromRow,
-  entryParams,
+  entryValues,
   parseColumn,
   type SessionRow,
   sessionFromRow,
@@ -86,7 +86,7 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store {
     const record = commitSession(commit);
     for (const entry of entries) {
       try {
-        st.insertEntry.run(entryParams(entry));
+        st.insertEntry.run(entryValues(entry));
       } catch (error) {
         throw duplicateOr(error, entry, commit.sessionId);
       }

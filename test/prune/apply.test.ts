@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/model/errors.js';
 import type { MessageEntry } from '../../src/model/entry.js';
+import { ConfigError } from '../../src/model/errors.js';
 import type { FilePart, ToolPart } from '../../src/model/parts.js';
 import {
   applyPrune,
@@ -21,7 +21,11 @@ const NOW = 1_700_000_000_000;
 function history() {
   return log([
     user(),
-    assistant({ type: 'text', text: 'looking' }, tool(15 * K, { attachments: [image] }), tool(10 * K, { state: 'error' })),
+    assistant(
+      { type: 'text', text: 'looking' },
+      tool(15 * K, { attachments: [image] }),
+      tool(10 * K, { state: 'error' }),
+    ),
     assistant(tool(40 * K)),
   ]);
 }

@@ -11,7 +11,14 @@ const toolPart: fc.Arbitrary<ToolPart> = fc
   .record({
     tokens: size,
     name: fc.constantFrom('read', 'bash', 'skill', 'todo'),
-    state: fc.constantFrom<ToolPart['state']>('completed', 'completed', 'completed', 'error', 'pending', 'running'),
+    state: fc.constantFrom<ToolPart['state']>(
+      'completed',
+      'completed',
+      'completed',
+      'error',
+      'pending',
+      'running',
+    ),
     marked: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
     image: fc.boolean(),
   })
@@ -27,7 +34,10 @@ const toolPart: fc.Arbitrary<ToolPart> = fc
 const assistantPart: fc.Arbitrary<AssistantMessage['parts'][number]> = fc.oneof(
   { weight: 4, arbitrary: toolPart },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }).map((text) => ({ type: 'text' as const, text })) },
-  { weight: 1, arbitrary: fc.string({ maxLength: 40 }).map((text) => ({ type: 'reasoning' as const, text })) },
+  {
+    weight: 1,
+    arbitrary: fc.string({ maxLength: 40 }).map((text) => ({ type: 'reasoning' as const, text })),
+  },
 );
 
 const userMessage: fc.Arbitrary<UserMessage> = fc.oneof(
@@ -39,17 +49,18 @@ const userMessage: fc.Arbitrary<UserMessage> = fc.oneof(
 const item: fc.Arbitrary<LogItem> = fc.oneof(
   { weight: 3, arbitrary: userMessage },
   {
-    weight: 6,
+    weight: 10,
     arbitrary: fc
       .array(assistantPart, { minLength: 1, maxLength: 4 })
       .map((parts): AssistantMessage => ({ role: 'assistant', parts })),
   },
-  { weight: 1, arbitrary: fc.constant(summaryMessage()) },
-  { weight: 1, arbitrary: fc.constant({ pivot: pivot() }) },
+  { weight: 1, arbitrary: fc.constantFrom<LogItem>(summaryMessage(), { pivot: pivot() }) },
 );
 
 /** Random histories: turns, parallel and unfinished tool calls, errors, marked parts, pivots. */
-export const historyArb: fc.Arbitrary<Entry[]> = fc.array(item, { maxLength: 30 }).map(log);
+export const historyArb: fc.Arbitrary<Entry[]> = fc
+  .array(item, { minLength: 4, maxLength: 40, size: 'large' })
+  .map(log);
 
 /** Tool names the random `isProtected` predicate protects. */
 export const protectNames = ['todo'];
@@ -69,5 +80,8 @@ export const optionsArb: fc.Arbitrary<ResolvedPruneOptions> = fc
     predicate: fc.boolean(),
   })
   .map(({ predicate, ...o }) =>
-    resolvePruneOptions({ ...o, ...(predicate ? { isProtected: (p) => protectNames.includes(p.name) } : {}) }),
+    resolvePruneOptions({
+      ...o,
+      ...(predicate ? { isProtected: (p) => protectNames.includes(p.name) } : {}),
+    }),
   );

@@ -28,7 +28,12 @@ export interface ToolSpec {
 
 /** A finished tool part whose output (or error) is `tokens` tokens long under `estimator`. */
 export function tool(tokens: number, spec: ToolSpec = {}): ToolPart {
-  const base = { type: 'tool' as const, callId: `c${++callCounter}`, name: spec.name ?? 'read', input: { n: 1 } };
+  const base = {
+    type: 'tool' as const,
+    callId: `c${++callCounter}`,
+    name: spec.name ?? 'read',
+    input: { n: 1 },
+  };
   const text = 'x'.repeat(tokens * 4);
   const extra = spec.compactedAt === undefined ? {} : { compactedAt: spec.compactedAt };
   const attachments = spec.attachments ? { attachments: spec.attachments } : {};

@@ -24,7 +24,11 @@ function isTurnStart(e: Entry, opts: ResolvedPruneOptions): boolean {
 /** First index the scan may look at (after the latest pivot when it stops there). */
 export function scanStart(entries: readonly Entry[], opts: ResolvedPruneOptions): number {
   if (opts.onSummary === 'skip') return 0;
-  return entries.findLastIndex(isSummaryEntry) + 1;
+  let last = -1;
+  entries.forEach((e, i) => {
+    if (isSummaryEntry(e)) last = i;
+  });
+  return last + 1;
 }
 
 /** First index inside the protected turns (entries.length when there are none). */
@@ -74,14 +78,19 @@ export function reachedParts(entries: readonly Entry[], opts: ResolvedPruneOptio
 
 export function referencePlan(entries: readonly Entry[], opts: ResolvedPruneOptions) {
   const from = protectedFrom(entries, opts);
-  const counted = reachedParts(entries, opts).filter((s) => s.index < from && eligible(s.part, s.entry, opts));
+  const counted = reachedParts(entries, opts).filter(
+    (s) => s.index < from && eligible(s.part, s.entry, opts),
+  );
   const prefix = counted.map((_, k) => counted.slice(0, k).reduce((sum, s) => sum + s.tokens, 0));
   const kept = counted.filter((s, k) =>
-    opts.crossing === 'protect' ? prefix[k]! < opts.protectTokens : prefix[k]! + s.tokens <= opts.protectTokens,
+    opts.crossing === 'protect'
+      ? prefix[k]! < opts.protectTokens
+      : prefix[k]! + s.tokens <= opts.protectTokens,
   );
   const candidates = counted.filter((s) => !kept.includes(s));
   const prunable = candidates.reduce((sum, s) => sum + s.tokens, 0);
-  const beats = opts.minimumComparison === '>' ? prunable > opts.minimumTokens : prunable >= opts.minimumTokens;
+  const beats =
+    opts.minimumComparison === '>' ? prunable > opts.minimumTokens : prunable >= opts.minimumTokens;
   const prune = candidates.length > 0 && beats;
   return {
     marks: prune ? candidates.map((s) => `${s.entry.id}#${s.partIndex}`).reverse() : [],

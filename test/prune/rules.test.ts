@@ -54,7 +54,13 @@ describe('several prunable parts in one message (TESTING item 12)', () => {
   });
 
   it('splits a message that straddles the window at the right part', () => {
-    const parallel = assistant(tool(10 * K), { type: 'text', text: 'and' }, tool(10 * K), tool(10 * K), tool(10 * K));
+    const parallel = assistant(
+      tool(10 * K),
+      { type: 'text', text: 'and' },
+      tool(10 * K),
+      tool(10 * K),
+      tool(10 * K),
+    );
     const entries = log([user(), parallel, assistant(tool(30 * K))]);
     const plan = planPrune(entries, noTurns);
     expect(marked(plan)).toEqual(['e1#0', 'e1#2', 'e1#3']);
@@ -100,7 +106,11 @@ describe('what is never pruned', () => {
     const text = 'z'.repeat(200_000);
     const entries = log([
       user(text),
-      assistant({ type: 'text', text }, { type: 'reasoning', text }, { type: 'file', mediaType: 'image/png', data: 'AA' }),
+      assistant(
+        { type: 'text', text },
+        { type: 'reasoning', text },
+        { type: 'file', mediaType: 'image/png', data: 'AA' },
+      ),
       assistant(tool(10 * K)),
     ]);
     const all = planPrune(entries, { ...noTurns, protectTokens: 0, minimumTokens: 0 });

@@ -23,7 +23,13 @@ describe('seed 000 edge cases', () => {
   it('empty conversation: nothing to do', () => {
     for (const opts of [seed000, seed001, defaults]) {
       const plan = planPrune([], opts);
-      expect(plan).toEqual({ marks: [], prunableTokens: 0, protectedTokens: 0, prune: false, reason: expect.any(String) });
+      expect(plan).toEqual({
+        marks: [],
+        prunableTokens: 0,
+        protectedTokens: 0,
+        prune: false,
+        reason: expect.any(String),
+      });
       expect(plan.reason).toMatch(/nothing prunable/);
     }
   });
@@ -68,7 +74,13 @@ describe('seed 000 edge cases', () => {
   });
 
   it('a compaction entry is a pivot too', () => {
-    const entries = log([user(), assistant(tool(30 * K)), { pivot: pivot() }, assistant(tool(30 * K)), assistant(tool(30 * K))]);
+    const entries = log([
+      user(),
+      assistant(tool(30 * K)),
+      { pivot: pivot() },
+      assistant(tool(30 * K)),
+      assistant(tool(30 * K)),
+    ]);
     expect(marked(planPrune(entries, seed000))).toEqual(['e1#0']);
     expect(planPrune(entries, { ...defaults, protectTurns: 0 }).marks).toEqual([]);
   });

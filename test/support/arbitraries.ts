@@ -72,7 +72,10 @@ export const reasoningPartArb: fc.Arbitrary<ReasoningPart> = fc.oneof(
     type: fc.constant('reasoning' as const),
     text: fc.string({ maxLength: 40 }),
     providerMetadata: fc.record({
-      openai: fc.record({ itemId: fc.string({ minLength: 1, maxLength: 8 }), reasoningEncryptedContent: signature }),
+      openai: fc.record({
+        itemId: fc.string({ minLength: 1, maxLength: 8 }),
+        reasoningEncryptedContent: signature,
+      }),
     }),
   }),
   fc.record({ type: fc.constant('reasoning' as const), text: fc.string({ maxLength: 40 }) }),
@@ -111,7 +114,10 @@ const toolBaseArb = fc.record({
   input: fc.oneof({ weight: 4, arbitrary: jsonObjectArb }, { weight: 1, arbitrary: jsonValueArb }),
 });
 const toolExtrasArb = fc.record(
-  { startedAt: fc.nat(1e6), providerMetadata: fc.constant<JsonObject>({ google: { thoughtSignature: 'c2ln' } }) },
+  {
+    startedAt: fc.nat(1e6),
+    providerMetadata: fc.constant<JsonObject>({ google: { thoughtSignature: 'c2ln' } }),
+  },
   { requiredKeys: [] },
 );
 const finishedExtrasArb = fc.record(
@@ -130,7 +136,10 @@ const toolStateArb: fc.Arbitrary<ToolState> = fc.oneof(
       output: fc.oneof(fc.string({ maxLength: 60 }), jsonValueArb),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ state: fc.constant('error' as const), error: fc.string({ maxLength: 40 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ state: fc.constant('error' as const), error: fc.string({ maxLength: 40 }) }),
+  },
   { weight: 2, arbitrary: fc.record({ state: fc.constantFrom('pending' as const, 'running' as const) }) },
 );
 
@@ -138,12 +147,17 @@ const toolStateArb: fc.Arbitrary<ToolState> = fc.oneof(
 export const toolPartArb: fc.Arbitrary<ToolPart> = fc
   .tuple(toolBaseArb, toolExtrasArb, toolStateArb, finishedExtrasArb)
   .map(([base, extras, state, finished]): ToolPart => {
-    if (state.state === 'pending' || state.state === 'running') return { ...base, ...extras, state: state.state };
+    if (state.state === 'pending' || state.state === 'running')
+      return { ...base, ...extras, state: state.state };
     return { ...base, ...extras, ...state, ...finished };
   });
 
 export const compactionMarkerPartArb: fc.Arbitrary<CompactionMarkerPart> = fc.record(
-  { type: fc.constant('compaction-marker' as const), auto: fc.boolean(), instructions: fc.string({ maxLength: 20 }) },
+  {
+    type: fc.constant('compaction-marker' as const),
+    auto: fc.boolean(),
+    instructions: fc.string({ maxLength: 20 }),
+  },
   { requiredKeys: ['type', 'auto'] },
 );
 
@@ -262,7 +276,12 @@ function assembleLog(messages: Message[], plans: CompactionPlan[], sessionId: st
   const messageIds: string[] = [];
   let previousPivotId: string | null = null;
   let minKeptIndex = 0;
-  const place = () => ({ sessionId, seq: log.length, parentId: log.at(-1)?.id ?? null, id: `e${log.length}` });
+  const place = () => ({
+    sessionId,
+    seq: log.length,
+    parentId: log.at(-1)?.id ?? null,
+    id: `e${log.length}`,
+  });
   const pushMessage = (m: Message) => {
     const entry = buildMessageEntry(m, place(), estimator);
     log.push(entry);

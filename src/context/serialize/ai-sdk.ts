@@ -1,8 +1,7 @@
 import type {
-  AssistantContent,
   FilePart as AiFilePart,
+  AssistantContent,
   ModelMessage,
-  ProviderOptions,
   ToolContent,
   ToolResultPart,
   UserContent,
@@ -13,6 +12,7 @@ import type { FilePart, ToolPart } from '../../model/parts.js';
 import { prepare, toolInputObject, toolResult } from './common.js';
 
 type ToolOutput = ToolResultPart['output'];
+type ProviderOptions = NonNullable<ToolResultPart['providerOptions']>;
 type ContentOutputItem = Extract<ToolOutput, { type: 'content' }>['value'][number];
 
 /**
@@ -43,7 +43,11 @@ export function toAiSdk(messages: Message[]): ModelMessage[] {
           else if (part.type === 'file') content.push(filePart(part));
           else if (part.type === 'reasoning') {
             const providerOptions = toProviderOptions(part.providerMetadata);
-            content.push({ type: 'reasoning', text: part.text, ...(providerOptions ? { providerOptions } : {}) });
+            content.push({
+              type: 'reasoning',
+              text: part.text,
+              ...(providerOptions ? { providerOptions } : {}),
+            });
           } else {
             tools.push(part);
             const providerOptions = toProviderOptions(part.providerMetadata);
@@ -57,7 +61,8 @@ export function toAiSdk(messages: Message[]): ModelMessage[] {
           }
         }
         out.push({ role: 'assistant', content });
-        if (tools.length > 0) out.push({ role: 'tool', content: tools.map(resultPart) satisfies ToolContent });
+        if (tools.length > 0)
+          out.push({ role: 'tool', content: tools.map(resultPart) satisfies ToolContent });
         break;
       }
     }
@@ -91,7 +96,10 @@ function toolOutput(part: ToolPart): ToolOutput {
   const result = toolResult(part);
   if (result.isError) return { type: 'error-text', value: result.text };
   if (result.attachments.length > 0) {
-    return { type: 'content', value: [{ type: 'text', text: result.text }, ...result.attachments.map(mediaItem)] };
+    return {
+      type: 'content',
+      value: [{ type: 'text', text: result.text }, ...result.attachments.map(mediaItem)],
+    };
   }
   if (typeof result.value === 'string') return { type: 'text', value: result.value };
   return { type: 'json', value: result.value };
@@ -100,11 +108,18 @@ function toolOutput(part: ToolPart): ToolOutput {
 function mediaItem(file: FilePart): ContentOutputItem {
   const image = file.mediaType.startsWith('image/');
   if (file.url !== undefined) {
-    return image ? { type: 'image-url', url: file.url } : { type: 'file-url', url: file.url, mediaType: file.mediaType };
+    return image
+      ? { type: 'image-url', url: file.url }
+      : { type: 'file-url', url: file.url, mediaType: file.mediaType };
   }
   const data = file.data ?? '';
   if (image) return { type: 'image-data', data, mediaType: file.mediaType };
-  return { type: 'file-data', data, mediaType: file.mediaType, ...(file.filename ? { filename: file.filename } : {}) };
+  return {
+    type: 'file-data',
+    data,
+    mediaType: file.mediaType,
+    ...(file.filename ? { filename: file.filename } : {}),
+  };
 }
 
 /** providerMetadata → providerOptions: the SDK wants one object per provider key. */

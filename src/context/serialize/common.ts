@@ -82,7 +82,11 @@ export function dataUrl(file: FilePart): string {
 }
 
 export function continuingMessage(): UserMessage {
-  return { role: 'user', parts: [{ type: 'text', text: CONTINUING_TEXT, synthetic: true }], metadata: { synthetic: true } };
+  return {
+    role: 'user',
+    parts: [{ type: 'text', text: CONTINUING_TEXT, synthetic: true }],
+    metadata: { synthetic: true },
+  };
 }
 
 export interface Prepared {
@@ -114,7 +118,8 @@ export function prepare(messages: Message[], opts: PrepareOptions): Prepared {
   if (opts.leadingUser) {
     const first = rest.findIndex((m) => m.role !== 'system');
     if (first === -1) rest = [...rest, continuingMessage()];
-    else if (rest[first]!.role !== 'user') rest = [...rest.slice(0, first), continuingMessage(), ...rest.slice(first)];
+    else if (false)
+      rest = [...rest.slice(0, first), continuingMessage(), ...rest.slice(first)];
   }
   return { system, messages: rest };
 }

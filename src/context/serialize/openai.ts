@@ -64,7 +64,10 @@ function userContent(parts: Message['parts']): OpenAIContentPart[] {
 function filePart(file: FilePart): OpenAIContentPart {
   if (file.mediaType.startsWith('image/')) return { type: 'image_url', image_url: { url: dataUrl(file) } };
   if (file.mediaType === 'application/pdf' && file.data !== undefined) {
-    return { type: 'file', file: { ...(file.filename ? { filename: file.filename } : {}), file_data: dataUrl(file) } };
+    return {
+      type: 'file',
+      file: { ...(file.filename ? { filename: file.filename } : {}), file_data: dataUrl(file) },
+    };
   }
   return { type: 'text', text: fileMention(file) };
 }
@@ -100,7 +103,10 @@ function assistantTurn(parts: Message['parts']): OpenAIChatMessage[] {
     }
   }
   if (images.length > 0) {
-    turn.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images] });
+    turn.push({
+      role: 'user',
+      content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images],
+    });
   }
   return turn;
 }

@@ -1,0 +1,121 @@
+import { ConfigError } from '../model/errors.js';
+
+/** When auto compaction triggers. Every limit is in provider tokens; any enabled limit may trigger. */
+export interface BudgetConfig {
+  /** The model's context window. 0 means unlimited: never compact automatically (A001-02). */
+  contextWindow: number;
+  /** The model's maximum output; 0 or absent means unknown, so `outputCap` is reserved instead. */
+  maxOutput?: number;
+  /** A provider prompt limit; 0 or absent means use the window formula (seed 001 §3.1). */
+  inputLimit?: number;
+  /** Most output ever reserved out of the window (seed 001 `globalOutputCap`, A001-01). Default 32,000. */
+  outputCap?: number;
+  /** Whether the seed-001 usable budget is a limit. Default true; seeds 002–004 turn it off. */
+  usableLimit?: boolean;
+  /** Fraction of the window (seed 003). Default 0.8; 0 turns this limit off. */
+  threshold?: number;
+  /** Absolute token limit (seed 004). 0 or absent: off. */
+  absolute?: number;
+  /** Compact above window − reserve (seed 002: 20,000). 0 or absent: off. */
+  reserve?: number;
+  /** Auto compaction at all (seed 001 `compaction.auto`). Default true. */
+  auto?: boolean;
+  /** Strict '>' (seeds 000–003, default) or '>=' (seed 004, A004-01). */
+  comparison?: '>' | '>=';
+}
+
+export type LimitKind = 'usable' | 'threshold' | 'absolute' | 'reserve';
+
+export interface ResolvedBudget {
+  readonly resolved: true;
+  contextWindow: number;
+  /** Seed 001's usable budget (null when the window is unlimited), reported even when not a limit. */
+  usable: number | null;
+  /** Every enabled limit, by kind. */
+  limits: Partial<Record<LimitKind, number>>;
+  /** The smallest enabled limit: the one that triggers first. Null: nothing can trigger. */
+  limit: number | null;
+  limitKind: LimitKind | null;
+  /** Why nothing can trigger: auto off or no limit enabled ('disabled'), or window 0 ('unlimited'). */
+  off: 'disabled' | 'unlimited' | null;
+  comparison: '>' | '>=';
+  config: Readonly<BudgetConfig>;
+}
+
+export const DEFAULT_OUTPUT_CAP = 32_000;
+export const DEFAULT_THRESHOLD = 0.8;
+
+/**
+ * Seed 001 §3.1: usable = inputLimit ?? contextWindow − min(maxOutput, outputCap), with A001-02's
+ * zero rules: window 0 ⇒ null (unlimited), checked first even with an input limit; maxOutput 0
+ * or absent ⇒ the cap; inputLimit 0 or absent ⇒ the formula.
+ */
+export function usableBudget(cfg: BudgetConfig): number | null {
+  if (!cfg.contextWindow) return null;
+  if (cfg.inputLimit) return cfg.inputLimit;
+  const cap = cfg.outputCap ?? DEFAULT_OUTPUT_CAP;
+  const reserveOut = cfg.maxOutput ? Math.min(cfg.maxOutput, cap) : cap;
+  return cfg.contextWindow - reserveOut;
+}
+
+function count(name: string, v: number | undefined): void {
+  if (v !== undefined && (!Number.isFinite(v) || v < 0)) {
+    throw new ConfigError(`budget: ${name} must be a non-negative number of tokens, got ${v}`);
+  }
+}
+
+/** Validates a budget and computes its limits; impossible configurations throw ConfigError. */
+export function resolveBudget(cfg: BudgetConfig): ResolvedBudget {
+  count('contextWindow', cfg.contextWindow);
+  count('maxOutput', cfg.maxOutput);
+  count('inputLimit', cfg.inputLimit);
+  count('outputCap', cfg.outputCap);
+  count('reserve', cfg.reserve);
+  if (cfg.absolute !== undefined && (!Number.isFinite(cfg.absolute) || cfg.absolute < 0)) {
+    throw new ConfigError(`budget: absolute threshold must be ≥ 0 (0 turns it off), got ${cfg.absolute} (A004-11)`);
+  }
+  const threshold = cfg.threshold ?? DEFAULT_THRESHOLD;
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
+    throw new ConfigError(`budget: threshold is a fraction of the window in [0, 1] (0 turns it off), got ${threshold} (A003-07)`);
+  }
+  const window = cfg.contextWindow;
+  const comparison = cfg.comparison ?? '>';
+  const usable = usableBudget(cfg);
+  const base = { resolved: true as const, contextWindow: window, usable, comparison, config: { ...cfg } };
+  if (!window) {
+    return { ...base, limits: {}, limit: null, limitKind: null, off: cfg.auto === false ? 'disabled' : 'unlimited' };
+  }
+
+  if (cfg.inputLimit && cfg.inputLimit > window) {
+    throw new ConfigError(`budget: inputLimit ${cfg.inputLimit} exceeds the context window ${window}`);
+  }
+  const limits: Partial<Record<LimitKind, number>> = {};
+  if (cfg.usableLimit ?? true) {
+    if (usable === null || usable <= 0) {
+      throw new ConfigError(
+        `budget: usable budget is ${usable} (window ${window} − reserved output ${window - (usable ?? 0)}); every step would overflow (A001-17)`,
+      );
+    }
+    limits.usable = usable;
+  }
+  // Rounded so that 0.85 × 200,000 is 170,000, not 169,999.99999999997.
+  if (threshold > 0) limits.threshold = Math.round(threshold * window * 1e6) / 1e6;
+  if (cfg.absolute) limits.absolute = cfg.absolute;
+  if (cfg.reserve) {
+    if (window <= cfg.reserve) {
+      throw new ConfigError(`budget: window ${window} ≤ reserve ${cfg.reserve}; every turn would compact (A002-11)`);
+    }
+    limits.reserve = window - cfg.reserve;
+  }
+  let limit: number | null = null;
+  let limitKind: LimitKind | null = null;
+  for (const kind of ['usable', 'threshold', 'absolute', 'reserve'] as const) {
+    const v = limits[kind];
+    if (v !== undefined && (limit === null || v < limit)) {
+      limit = v;
+      limitKind = kind;
+    }
+  }
+  const off = cfg.auto === false || limit === null ? 'disabled' : null;
+  return { ...base, limits, limit, limitKind, off };
+}

@@ -1,0 +1,3 @@
+export * from './config.js';
+export * from './decide.js';
+export * from './presets.js';

@@ -1,0 +1,105 @@
+import type { Estimator } from '../tokens/estimator.js';
+import { stripAppendix } from './appendix.js';
+import type { CompactionPlan } from './plan.js';
+import { SEED_001_FINAL_INSTRUCTION, SEED_001_SYSTEM_PROMPT, SEED_004_PROMPT } from './prompts.js';
+import { renderBlocks, type TranscriptOptions } from './transcript.js';
+
+export {
+  LAST_REQUEST_PREFIX,
+  SEED_001_FINAL_INSTRUCTION,
+  SEED_001_MARKER_TEXT,
+  SEED_001_SYSTEM_PROMPT,
+  SEED_004_PROMPT,
+  SEED_004_SECTIONS,
+} from './prompts.js';
+
+export type SummaryPromptStyle = 'seed-001' | 'seed-004';
+
+/** Everything a summarizer needs, already rendered as text; `plan` for summarizers that read entries. */
+export interface SummaryRequest {
+  system: string;
+  /** The final instruction (seed prompt, then the user's instructions). */
+  prompt: string;
+  /** The entries to summarize as plain text (`blocks` joined by blank lines). */
+  transcript: string;
+  /** One transcript block per entry, for chunking. */
+  blocks: string[];
+  previousSummary?: string;
+  instructions?: string;
+  plan: CompactionPlan;
+  /** Estimated prompt tokens as sent, when an estimator was given. */
+  tokens?: number;
+}
+
+export interface SummaryRequestOptions {
+  /** Which seed's final instruction to use (default seed-004's seven sections). */
+  prompt?: SummaryPromptStyle;
+  /** Overrides the system prompt (default seed 001 §6.1). */
+  system?: string;
+  /** The user's custom instructions (`compact({ instructions })`, a marker's instructions). */
+  instructions?: string;
+  transcript?: TranscriptOptions;
+  /** Measures the request (`tokens`). */
+  estimator?: Estimator;
+}
+
+/** Builds the summarizer input for a plan. Pure. */
+export function buildSummaryRequest(
+  plan: CompactionPlan,
+  options: SummaryRequestOptions = {},
+): SummaryRequest {
+  const base = options.prompt === 'seed-001' ? SEED_001_FINAL_INSTRUCTION : SEED_004_PROMPT;
+  const instructions = options.instructions?.trim();
+  const blocks = renderBlocks(plan.toSummarize, options.transcript);
+  const request: SummaryRequest = {
+    system: options.system ?? SEED_001_SYSTEM_PROMPT,
+    // A001-09: extra lines join the default prompt with a blank line.
+    prompt: instructions ? `${base}\n\n${instructions}` : base,
+    transcript: blocks.join('\n\n'),
+    blocks,
+    plan,
+  };
+  const previous = plan.previousPivot?.pivot.summary;
+  if (previous !== undefined) request.previousSummary = stripAppendix(previous);
+  if (instructions) request.instructions = instructions;
+  if (options.estimator) request.tokens = requestTokens(request, options.estimator);
+  return request;
+}
+
+export const PREVIOUS_SUMMARY_HEADING = 'Summary of the conversation before the transcript below:';
+export const TRANSCRIPT_HEADING = 'Conversation transcript:';
+
+/**
+ * The user-message text parts sent to a model: the material (previous summary + transcript),
+ * then the instruction. One user message with two parts keeps providers that want alternation happy.
+ */
+export function requestUserParts(
+  request: Pick<SummaryRequest, 'prompt' | 'transcript' | 'previousSummary'>,
+): [string, string] {
+  const material: string[] = [];
+  if (request.previousSummary) material.push(`${PREVIOUS_SUMMARY_HEADING}\n${request.previousSummary}`);
+  material.push(`${TRANSCRIPT_HEADING}\n${request.transcript === '' ? '(empty)' : request.transcript}`);
+  return [material.join('\n\n'), request.prompt];
+}
+
+/** Per-message framing tokens the estimate adds for the system and the user message. */
+const FRAMING_TOKENS = 16;
+
+/** Estimated prompt tokens of a request as sent. */
+export function requestTokens(
+  request: Pick<SummaryRequest, 'system' | 'prompt' | 'transcript' | 'previousSummary'>,
+  estimator: Estimator,
+): number {
+  const [material, prompt] = requestUserParts(request);
+  return estimator.text(request.system) + estimator.text(material) + estimator.text(prompt) + FRAMING_TOKENS;
+}
+
+/** Whether the request plus the room reserved for the answer fits the summarizer's window. */
+export function fitsWindow(
+  request: Pick<SummaryRequest, 'system' | 'prompt' | 'transcript' | 'previousSummary'>,
+  window: number,
+  estimator: Estimator,
+  outputReserve = 0,
+): boolean {
+  return requestTokens(request, estimator) + outputReserve <= window;
+}
