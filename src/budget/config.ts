@@ -72,18 +72,28 @@ export function resolveBudget(cfg: BudgetConfig): ResolvedBudget {
   count('outputCap', cfg.outputCap);
   count('reserve', cfg.reserve);
   if (cfg.absolute !== undefined && (!Number.isFinite(cfg.absolute) || cfg.absolute < 0)) {
-    throw new ConfigError(`budget: absolute threshold must be ≥ 0 (0 turns it off), got ${cfg.absolute} (A004-11)`);
+    throw new ConfigError(
+      `budget: absolute threshold must be ≥ 0 (0 turns it off), got ${cfg.absolute} (A004-11)`,
+    );
   }
   const threshold = cfg.threshold ?? DEFAULT_THRESHOLD;
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
-    throw new ConfigError(`budget: threshold is a fraction of the window in [0, 1] (0 turns it off), got ${threshold} (A003-07)`);
+    throw new ConfigError(
+      `budget: threshold is a fraction of the window in [0, 1] (0 turns it off), got ${threshold} (A003-07)`,
+    );
   }
   const window = cfg.contextWindow;
   const comparison = cfg.comparison ?? '>';
   const usable = usableBudget(cfg);
   const base = { resolved: true as const, contextWindow: window, usable, comparison, config: { ...cfg } };
   if (!window) {
-    return { ...base, limits: {}, limit: null, limitKind: null, off: cfg.auto === false ? 'disabled' : 'unlimited' };
+    return {
+      ...base,
+      limits: {},
+      limit: null,
+      limitKind: null,
+      off: cfg.auto === false ? 'disabled' : 'unlimited',
+    };
   }
 
   if (cfg.inputLimit && cfg.inputLimit > window) {
@@ -103,7 +113,9 @@ export function resolveBudget(cfg: BudgetConfig): ResolvedBudget {
   if (cfg.absolute) limits.absolute = cfg.absolute;
   if (cfg.reserve) {
     if (window <= cfg.reserve) {
-      throw new ConfigError(`budget: window ${window} ≤ reserve ${cfg.reserve}; every turn would compact (A002-11)`);
+      throw new ConfigError(
+        `budget: window ${window} ≤ reserve ${cfg.reserve}; every turn would compact (A002-11)`,
+      );
     }
     limits.reserve = window - cfg.reserve;
   }

@@ -81,7 +81,10 @@ export function afterStepDecision(
 }
 
 /** Before a model call, from the hybrid estimate of the next prompt (seeds 003/004). */
-export function beforeTurnDecision(estimate: TokenEstimate | number, budget: ResolvedBudget | BudgetConfig): Decision {
+export function beforeTurnDecision(
+  estimate: TokenEstimate | number,
+  budget: ResolvedBudget | BudgetConfig,
+): Decision {
   if (typeof estimate === 'number') return decide(estimate, resolved(budget), 'estimate', {});
   return decide(estimate.tokens, resolved(budget), 'estimate', { estimate });
 }

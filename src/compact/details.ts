@@ -75,7 +75,8 @@ export function spanFiles(entries: readonly MessageEntry[]): { read: string[]; m
       if (p.type !== 'tool') continue;
       const files = toolFiles(p);
       read.push(...files.read);
-      modified.push(...files.modified);
+      // A call that failed did not change the file: it only looked at it.
+      (toolFailed(p) ? read : modified).push(...files.modified);
     }
   }
   return { read: [...new Set(read)], modified: [...new Set(modified)] };

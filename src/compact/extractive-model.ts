@@ -1,8 +1,8 @@
 import type { MessageEntry, PivotDetails } from '../model/entry.js';
 import { messageText } from '../model/message.js';
 import { stripAppendix } from './appendix.js';
-import { carriedLines, digestTurns, type TurnDigest, timelineLine } from './details.js';
-import { toolLabel, userText } from './facts.js';
+import { carriedLines, digestTurns, type TurnDigest } from './details.js';
+import { toolFailed, toolLabel, userText } from './facts.js';
 import { shellCommand, toolFiles } from './paths.js';
 import type { CompactionPlan } from './plan.js';
 
@@ -75,7 +75,7 @@ export function buildExtractiveModel(plan: CompactionPlan, details: PivotDetails
       }
       const touched = toolFiles(part);
       for (const p of touched.read) noteFile(files, p, part.name, false);
-      for (const p of touched.modified) noteFile(files, p, part.name, true);
+      for (const p of touched.modified) noteFile(files, p, part.name, !toolFailed(part));
       if (part.state === 'pending' || part.state === 'running') pendingCalls.push(toolLabel(part));
     }
   }
@@ -101,9 +101,4 @@ export function buildExtractiveModel(plan: CompactionPlan, details: PivotDetails
     model.previousSummarizer = prev.summarizer;
   }
   return model;
-}
-
-/** Timeline lines of the span at the given sizes. */
-export function spanTimeline(model: ExtractiveModel, requestChars: number, outcomeChars: number): string[] {
-  return model.turns.map((t) => timelineLine(t, requestChars, outcomeChars));
 }

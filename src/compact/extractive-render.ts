@@ -1,6 +1,6 @@
 import type { ExtractiveModel } from './extractive-model.js';
-import { spanTimeline } from './extractive-model.js';
-import { oneLine, thinEvenly } from './facts.js';
+import { timelineLine } from './details.js';
+import { evenIndices, oneLine, thinEvenly } from './facts.js';
 import { SEED_004_SECTIONS } from './prompts.js';
 import { shortenMiddle } from './transcript.js';
 
@@ -71,18 +71,21 @@ function requestLines(model: ExtractiveModel, level: DetailLevel): string[] {
   const shown = thinEvenly(model.requests, level.maxLines);
   return shown.map((r, i) => {
     const age = shown.length - 1 - i;
-    if (age === 0) return `- (latest) ${shortenMiddle(r.trim(), level.newestRequest)}`;
+    if (age === 0) return `- (newest summarized) ${shortenMiddle(r.trim(), level.newestRequest)}`;
     return `- ${oneLine(r, Math.max(level.oldRequest, Math.floor(level.newestRequest / 2 ** age)))}`;
   });
 }
 
 function timeline(model: ExtractiveModel, level: DetailLevel): string[] {
-  const carried = model.carriedTimeline.map((l) => oneLine(l, level.timelineRequest + level.outcome + 60));
-  const lines = [...carried, ...spanTimeline(model, level.timelineRequest, level.outcome)];
-  const shown = thinEvenly(lines, level.maxLines);
-  const out = shown.map((l) => `- ${l}`);
-  if (shown.length < lines.length)
-    out.unshift(`(${lines.length} turns; ${shown.length} shown, spread over the whole span)`);
+  const carried = model.carriedTimeline;
+  const total = carried.length + model.turns.length;
+  // Pick the lines first, format only those: a span of 50,000 turns costs what is shown.
+  const out = evenIndices(total, level.maxLines).map((i) =>
+    i < carried.length
+      ? `- ${oneLine(carried[i]!, level.timelineRequest + level.outcome + 60)}`
+      : `- ${timelineLine(model.turns[i - carried.length]!, level.timelineRequest, level.outcome)}`,
+  );
+  if (out.length < total) out.unshift(`(${total} turns; ${out.length} shown, spread over the whole span)`);
   return out;
 }
 
@@ -162,15 +165,19 @@ export function renderExtractive(model: ExtractiveModel, level: DetailLevel): st
  * level, then by showing fewer requests and turns spread evenly over the span (coverage beats
  * recency). If even the tersest form is over, the tersest form is returned.
  */
-export function renderWithinBudget(model: ExtractiveModel, fits: (body: string) => boolean): string {
+export function renderWithinBudget(
+  model: ExtractiveModel,
+  fits: (body: string) => boolean,
+  lineCap = Number.POSITIVE_INFINITY,
+): string {
   for (const level of DETAIL_LEVELS) {
-    const body = renderExtractive(model, level);
+    const body = renderExtractive(model, { ...level, maxLines: Math.min(level.maxLines, lineCap) });
     if (fits(body)) return body;
   }
   const tersest = DETAIL_LEVELS.at(-1)!;
   const longest = Math.max(model.requests.length, model.carriedTimeline.length + model.turns.length);
   let lo = 2;
-  let hi = Math.max(lo, longest);
+  let hi = Math.max(lo, Math.min(longest, lineCap));
   let best = renderExtractive(model, { ...tersest, maxLines: lo });
   while (lo <= hi) {
     const mid = Math.floor((lo + hi) / 2);

@@ -47,6 +47,8 @@ export function summarizeExtractive(
   const body = renderWithinBudget(
     model,
     (text) => estimator.text(instructions) + estimator.text(text) + appendixTokens + 2 <= budget,
+    // No line costs less than a few tokens: more lines than this can never fit.
+    Math.max(8, Math.floor(budget / 4)),
   );
   return { text: `${instructions}${body}\n\n${appendix}`, details };
 }

@@ -45,9 +45,12 @@ export function toolFailed(part: ToolPart): boolean {
   return code !== undefined && code !== 0;
 }
 
+/** Whitespace flattened to single spaces, cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  // Flatten only a prefix: huge texts must not cost more than the line shown.
+  const window = max * 4 + 16;
+  const flat = (text.length > window ? text.slice(0, window) : text).replace(/\s+/g, ' ').trim();
+  return flat.length <= max && text.length <= window ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
 }
 
 /** A short readable name for a call: its shell command, else `tool(input)`. */
@@ -129,9 +132,12 @@ export function mergeBounded(
 
 /** Keeps `max` items spread evenly over the list (first and last always kept): coverage over recency. */
 export function thinEvenly<T>(items: readonly T[], max: number): T[] {
-  if (items.length <= max) return [...items];
-  if (max <= 1) return items.slice(-1);
-  const out: T[] = [];
-  for (let i = 0; i < max; i++) out.push(items[Math.round((i * (items.length - 1)) / (max - 1))]!);
-  return out;
+  return evenIndices(items.length, max).map((i) => items[i]!);
+}
+
+/** Indices of `max` items spread evenly over `total` (all of them when total ≤ max). */
+export function evenIndices(total: number, max: number): number[] {
+  if (total <= max) return Array.from({ length: total }, (_, i) => i);
+  if (max <= 1) return max < 1 ? [] : [total - 1];
+  return Array.from({ length: max }, (_, i) => Math.round((i * (total - 1)) / (max - 1)));
 }

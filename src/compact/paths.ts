@@ -82,7 +82,7 @@ const WRITE_COMMANDS = new Set(['rm', 'touch', 'mkdir', 'rmdir', 'chmod', 'chown
 export function looksLikePath(token: string): boolean {
   if (token.length < 2 || token.length > 300) return false;
   if (/^[-+]/.test(token) || /[*?{}$`|<>=;&()'"\s]/.test(token) || /^\w+:\/\//.test(token)) return false;
-  if (/^\d+(\.\d+)*$/.test(token)) return false;
+  if (/^\d+(\.\d+)*$/.test(token) || /^\/(dev|proc)\//.test(token)) return false;
   return token.includes('/') || /\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(token);
 }
 

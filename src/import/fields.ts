@@ -20,7 +20,7 @@ export function joinField(base: string | undefined, next: string | number | unde
 
 export function fail(reason: string, where: ImportWhere, field?: string): never {
   const full = joinField(where.at, field);
-  const line = where.line ?? (full === '' ? undefined : where.lineOf?.(full));
+  const line = where.line ?? where.lineOf?.(full);
   throw new InputError(reason, { file: where.file, line, field: full === '' ? undefined : full });
 }
 

@@ -16,8 +16,9 @@ export function syntaxErrorLine(text: string, message: string): number {
   const explicit = /line (\d+) column \d+/.exec(message);
   if (explicit) return Number(explicit[1]);
   const position = /position (\d+)/.exec(message);
-  if (position) return lineAt(text, Number(position[1]));
-  return lineAt(text, text.trimEnd().length);
+  // A position past the last character (input ended early) is reported on the last non-blank line.
+  const end = text.trimEnd().length;
+  return lineAt(text, position ? Math.min(Number(position[1]), end) : end);
 }
 
 function reasonOf(error: unknown): string {

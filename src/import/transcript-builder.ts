@@ -110,8 +110,14 @@ export class TranscriptBuilder {
     this.unanswered.clear();
     this.messages.forEach((entry, i) => {
       const { field, line } = this.origins[i]!;
-      const at = line ?? where.line ?? (field === undefined ? undefined : where.lineOf?.(field));
-      parseMessage(entry.message, { file: where.file, line: at, field });
+      try {
+        parseMessage(entry.message, { file: where.file, line: line ?? where.line, field });
+      } catch (error) {
+        // Finding a line inside a JSON document means a scan of the text: only for a failure.
+        const found = line ?? where.line ?? (field === undefined ? undefined : where.lineOf?.(field));
+        if (found === undefined) throw error;
+        parseMessage(entry.message, { file: where.file, line: found, field });
+      }
     });
     return this.messages;
   }

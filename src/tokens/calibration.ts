@@ -26,6 +26,14 @@ import type { Calibration, SessionState } from '../model/session.js';
  *   worse: the residual is where prompt changes the agent made show up first).
  * With a fixed undeclared overhead and a varying log, the second sample already recovers both
  * numbers exactly (two points define the line); slope noise is averaged from then on.
+ *
+ * Measured on the four real Claude Code sessions (test/tokens/calibration-real.test.ts, no
+ * overhead declared): next-prompt error mean 1.15% / median 0.24% with the chars/4 estimator,
+ * against 55% for chars/4 alone.
+ *
+ * The anchor (previous sample) is kept in two optional fields beyond model/session.ts's
+ * `Calibration`; they travel with the session state as plain JSON. A calibration without them
+ * (older state) simply takes its next slope one sample later.
  */
 
 /** Calibration with the previous sample kept as the anchor of the next slope measurement. */

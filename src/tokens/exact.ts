@@ -3,16 +3,17 @@
  *
  * Chosen by bench/tokenizers.ts (`npx tsx bench/tokenizers.ts`): 1.05 MB mix of code (AI SDK
  * bundle), JSON tool output (tau-bench) and prose (LoCoMo), cut into 200–20,000-char parts, memo
- * caches cleared before each timed pass, median of 5, Node 20:
+ * caches cleared before each timed pass, median of 5 passes, Node 20, shared machine (4 runs):
  *
- *   gpt-tokenizer o200k_base   9.3 M chars/s   (load 325 ms)
- *   gpt-tokenizer cl100k_base  7.8 M chars/s   (load 159 ms)
- *   js-tiktoken   o200k_base   2.2 M chars/s   (load 998 ms)
- *   js-tiktoken   cl100k_base  1.3 M chars/s   (load 437 ms)
+ *   gpt-tokenizer o200k_base    5.4–10.0 M chars/s   (load 310–470 ms)
+ *   gpt-tokenizer cl100k_base   5.1–11.3 M chars/s   (load 160–380 ms)
+ *   js-tiktoken   o200k_base    0.8– 2.2 M chars/s   (load 0.9–2.5 s)
+ *   js-tiktoken   cl100k_base   0.8– 1.6 M chars/s   (load 0.4–1.4 s)
  *
- * Both libraries return identical counts (281,504 tokens for o200k_base, 3.73 chars/token), so
- * gpt-tokenizer wins on speed alone (~4x). "Exact" means exact for OpenAI's encodings; other
- * providers count differently, which the per-model calibration (calibration.ts) corrects.
+ * Both return identical counts (281,504 tokens with o200k_base: 3.73 chars/token; chars/4 says
+ * 262,502), so gpt-tokenizer wins on speed alone: 4–8x faster in every run, and 3x faster to
+ * load. "Exact" means exact for OpenAI's encodings; other providers count differently, which the
+ * per-model calibration (calibration.ts) corrects.
  */
 import { createRequire } from 'node:module';
 import { ConfigError } from '../model/errors.js';

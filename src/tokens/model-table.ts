@@ -6,8 +6,14 @@
  * (OpenAI, Anthropic, Google AI), model cards for open models. Seed 003's own table is kept as
  * written, including its values that differ from the providers' (gpt-4.1: 1,000,000).
  */
-export type ModelRow = readonly [ids: readonly string[], contextWindow: number, maxOutput?: number, inputLimit?: number];
+export type ModelRow = readonly [
+  ids: readonly string[],
+  contextWindow: number,
+  maxOutput?: number,
+  inputLimit?: number,
+];
 
+// biome-ignore format: one row per model family reads as a table
 export const MODEL_TABLE: readonly ModelRow[] = [
   // Seed 003's table (its windows, verbatim ids).
   [['gpt-4o', 'gpt-4o-2024-08-06', 'gpt-4o-2024-11-20', 'chatgpt-4o-latest'], 128_000, 16_384],

@@ -20,18 +20,20 @@ export function num(o: Obj, key: string, path: string, required = false): number
     return 0;
   }
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
-    throw new InputError(`expected a non-negative token count, got ${JSON.stringify(v)}`, { field: join(path, key) });
+    throw new InputError(`expected a non-negative token count, got ${JSON.stringify(v)}`, {
+      field: join(path, key),
+    });
   }
   return v;
 }
 
 /** A count that may be absent (undefined), as AI SDK fields are. */
-function opt(o: Obj | undefined, key: string, path: string): number | undefined {
+export function opt(o: Obj | undefined, key: string, path: string): number | undefined {
   if (!o || o[key] === undefined || o[key] === null) return undefined;
   return num(o, key, path);
 }
 
-function sub(o: Obj, key: string, path: string): Obj | undefined {
+export function sub(o: Obj, key: string, path: string): Obj | undefined {
   const v = o[key];
   if (v === undefined || v === null) return undefined;
   if (!isObj(v)) throw new InputError('expected an object', { field: join(path, key) });
@@ -42,7 +44,13 @@ export function join(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
 }
 
-function usage(inputTotal: number, cacheRead: number, cacheWrite: number, output: number, reasoning: number): Usage {
+export function usage(
+  inputTotal: number,
+  cacheRead: number,
+  cacheWrite: number,
+  output: number,
+  reasoning: number,
+): Usage {
   return { inputTotal, cacheRead, cacheWrite, output, reasoning };
 }
 
@@ -73,17 +81,26 @@ export function fromOpenAIChat(o: Obj, path: string): Usage {
   const excludesReasoning =
     reasoning > completion || (reasoning > 0 && total === prompt + completion + reasoning);
   const output = excludesReasoning ? completion + reasoning : completion;
-  return checkInclusive(usage(prompt, cached, written, output, reasoning), path, 'prompt_tokens_details.cached_tokens');
+  return checkInclusive(
+    usage(prompt, cached, written, output, reasoning),
+    path,
+    'prompt_tokens_details.cached_tokens',
+  );
 }
 
 /** OpenAI Responses API: input_tokens includes cached tokens, output_tokens includes reasoning. */
 export function fromOpenAIResponses(o: Obj, path: string): Usage {
   const input = num(o, 'input_tokens', path, true);
   const output = num(o, 'output_tokens', path, true);
-  const cached = opt(sub(o, 'input_tokens_details', path), 'cached_tokens', join(path, 'input_tokens_details')) ?? 0;
+  const cached =
+    opt(sub(o, 'input_tokens_details', path), 'cached_tokens', join(path, 'input_tokens_details')) ?? 0;
   const od = sub(o, 'output_tokens_details', path);
   const reasoning = opt(od, 'reasoning_tokens', join(path, 'output_tokens_details')) ?? 0;
-  return checkInclusive(usage(input, cached, 0, Math.max(output, reasoning), reasoning), path, 'input_tokens_details.cached_tokens');
+  return checkInclusive(
+    usage(input, cached, 0, Math.max(output, reasoning), reasoning),
+    path,
+    'input_tokens_details.cached_tokens',
+  );
 }
 
 /** Codex CLI token_count usage: input_tokens includes cached_input_tokens, output includes reasoning. */
@@ -92,7 +109,11 @@ export function fromCodex(o: Obj, path: string): Usage {
   const output = num(o, 'output_tokens', path, true);
   const cached = num(o, 'cached_input_tokens', path);
   const reasoning = num(o, 'reasoning_output_tokens', path);
-  return checkInclusive(usage(input, cached, 0, Math.max(output, reasoning), reasoning), path, 'cached_input_tokens');
+  return checkInclusive(
+    usage(input, cached, 0, Math.max(output, reasoning), reasoning),
+    path,
+    'cached_input_tokens',
+  );
 }
 
 /**
@@ -107,7 +128,8 @@ export function fromAnthropic(o: Obj, path: string): Usage {
   const creation = sub(o, 'cache_creation', path);
   if (written === 0 && creation) {
     const cpath = join(path, 'cache_creation');
-    written = num(creation, 'ephemeral_5m_input_tokens', cpath) + num(creation, 'ephemeral_1h_input_tokens', cpath);
+    written =
+      num(creation, 'ephemeral_5m_input_tokens', cpath) + num(creation, 'ephemeral_1h_input_tokens', cpath);
   }
   return usage(input + read + written, read, written, output, 0);
 }
@@ -130,57 +152,4 @@ export function fromGeminiCli(o: Obj, path: string): Usage {
   const thoughts = num(o, 'thoughts', path);
   const output = num(o, 'output', path, true) + thoughts;
   return checkInclusive(usage(input, num(o, 'cached', path), 0, output, thoughts), path, 'cached');
-}
-
-export interface AiSdkHints {
-  /**
-   * AI SDK 5 reported Anthropic's `inputTokens` without cached tokens (and `cachedInputTokens`
-   * beside it); AI SDK 6 reports the inclusive total. A v5-shaped usage object (no
-   * `inputTokenDetails`) is read as inclusive unless this says otherwise or the cached count
-   * exceeds the input count.
-   */
-  legacyInputExcludesCache?: boolean;
-}
-
-/**
- * AI SDK usage: v6 `LanguageModelUsage` (inputTokens = whole prompt, with inputTokenDetails), the
- * provider-level V3 shape (inputTokens: {total, noCache, cacheRead, cacheWrite}), v5 (flat, with
- * cachedInputTokens / reasoningTokens) and v4 (promptTokens / completionTokens).
- */
-export function fromAiSdk(o: Obj, path: string, hints: AiSdkHints = {}): Usage {
-  if ('promptTokens' in o || 'completionTokens' in o) {
-    return usage(num(o, 'promptTokens', path, true), 0, 0, num(o, 'completionTokens', path, true), 0);
-  }
-  const nestedIn = isObj(o.inputTokens) ? o.inputTokens : undefined;
-  const nestedOut = isObj(o.outputTokens) ? o.outputTokens : undefined;
-  const inPath = nestedIn ? join(path, 'inputTokens') : join(path, 'inputTokenDetails');
-  const outPath = nestedOut ? join(path, 'outputTokens') : join(path, 'outputTokenDetails');
-  const inDetails = nestedIn ?? sub(o, 'inputTokenDetails', path);
-  const outDetails = nestedOut ?? sub(o, 'outputTokenDetails', path);
-
-  const total = nestedIn ? opt(nestedIn, 'total', inPath) : opt(o, 'inputTokens', path);
-  const noCache = opt(inDetails, nestedIn ? 'noCache' : 'noCacheTokens', inPath);
-  let read = opt(inDetails, nestedIn ? 'cacheRead' : 'cacheReadTokens', inPath) ?? opt(o, 'cachedInputTokens', path) ?? 0;
-  const written = opt(inDetails, nestedIn ? 'cacheWrite' : 'cacheWriteTokens', inPath) ?? 0;
-
-  let inputTotal: number;
-  if (total !== undefined) {
-    inputTotal = total;
-    const legacy = inDetails === undefined;
-    if (legacy && (hints.legacyInputExcludesCache || read > total)) inputTotal = total + read;
-  } else if (noCache !== undefined) {
-    inputTotal = noCache + read + written;
-  } else {
-    throw new InputError('usage has no input token count', { field: nestedIn ? join(inPath, 'total') : join(path, 'inputTokens') });
-  }
-  if (read + written > inputTotal) read = Math.max(0, inputTotal - written);
-
-  const outTotal = nestedOut ? opt(nestedOut, 'total', outPath) : opt(o, 'outputTokens', path);
-  const text = opt(outDetails, nestedOut ? 'text' : 'textTokens', outPath);
-  const reasoning = opt(outDetails, nestedOut ? 'reasoning' : 'reasoningTokens', outPath) ?? opt(o, 'reasoningTokens', path) ?? 0;
-  const output = outTotal ?? (text !== undefined ? text + reasoning : undefined);
-  if (output === undefined) {
-    throw new InputError('usage has no output token count', { field: nestedOut ? join(outPath, 'total') : join(path, 'outputTokens') });
-  }
-  return usage(inputTotal, read, written, Math.max(output, reasoning), reasoning);
 }

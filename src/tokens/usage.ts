@@ -1,8 +1,7 @@
 import { InputError } from '../model/errors.js';
 import type { Usage } from '../model/session.js';
+import { type AiSdkHints, fromAiSdk } from './usage-aisdk.js';
 import {
-  type AiSdkHints,
-  fromAiSdk,
   fromAnthropic,
   fromCodex,
   fromGemini,
@@ -40,8 +39,10 @@ function detect(o: Obj): UsageShape | undefined {
   if (has('cached_input_tokens', 'reasoning_output_tokens')) return 'codex';
   if (has('input_tokens_details', 'output_tokens_details')) return 'openai-responses';
   // Without cache fields Anthropic's and OpenAI Responses' input_tokens mean the same thing.
-  if (has('input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens')) return 'anthropic';
-  if (has('inputTokens', 'outputTokens', 'inputTokenDetails', 'promptTokens', 'completionTokens')) return 'ai-sdk';
+  if (has('input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'))
+    return 'anthropic';
+  if (has('inputTokens', 'outputTokens', 'inputTokenDetails', 'promptTokens', 'completionTokens'))
+    return 'ai-sdk';
   if (has('input') && has('output') && typeof o.input === 'number') return 'gemini-cli';
   return undefined;
 }
@@ -71,14 +72,26 @@ function convert(shape: UsageShape, o: Obj, path: string, opts: NormalizeUsageOp
  * `message_start` events (`message`), OpenAI Responses stream events (`response`), Codex lines
  * (`payload` → `info` → `last_token_usage`) and Gemini CLI messages (`tokens`).
  */
-const WRAPPER_KEYS = ['usage', 'usageMetadata', 'last_token_usage', 'info', 'payload', 'message', 'response', 'tokens'];
+const WRAPPER_KEYS = [
+  'usage',
+  'usageMetadata',
+  'last_token_usage',
+  'info',
+  'payload',
+  'message',
+  'response',
+  'tokens',
+];
 
 function find(v: unknown, path: string, opts: NormalizeUsageOptions, depth: number): NormalizedUsage {
   const field = path || '(root)';
   if (!isObj(v)) {
-    throw new InputError(`expected a usage object, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}`, {
-      field,
-    });
+    throw new InputError(
+      `expected a usage object, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}`,
+      {
+        field,
+      },
+    );
   }
   const shape = detect(v);
   if (shape) return { usage: convert(shape, v, path, opts), shape, path };
@@ -86,7 +99,9 @@ function find(v: unknown, path: string, opts: NormalizeUsageOptions, depth: numb
     for (const key of WRAPPER_KEYS) {
       if (!(key in v)) continue;
       if (key === 'info' && v.info === null) {
-        throw new InputError('token_count event carries no usage (info is null)', { field: join(path, 'info') });
+        throw new InputError('token_count event carries no usage (info is null)', {
+          field: join(path, 'info'),
+        });
       }
       if (isObj(v[key])) return find(v[key], join(path, key), opts, depth + 1);
     }

@@ -9,8 +9,8 @@ import {
   toAnthropic,
   toGemini,
   toOpenAIChat,
-  validate,
   type ViewOptions,
+  validate,
 } from '../../src/context/index.js';
 import type { Message } from '../../src/model/message.js';
 import type { ReasoningPart } from '../../src/model/parts.js';
@@ -24,7 +24,12 @@ const RUNS = { numRuns: 300 };
 const layoutArb: fc.Arbitrary<ViewOptions> = fc.record(
   {
     system: fc.constantFrom('You are a coding agent.', ''),
-    summaryAs: fc.constantFrom('user' as const, 'assistant' as const, 'system' as const, 'question+assistant' as const),
+    summaryAs: fc.constantFrom(
+      'user' as const,
+      'assistant' as const,
+      'system' as const,
+      'question+assistant' as const,
+    ),
     dropPendingMarkers: fc.boolean(),
   },
   { requiredKeys: [] },
@@ -81,10 +86,12 @@ describe('reasoning is byte-identical or absent', () => {
   it('anthropic: thinking blocks are exactly the signed reasoning parts, in order', () => {
     fc.assert(
       fc.property(historyArb(), (history) => {
-        const expected = reasoningParts(history).flatMap((r) => {
+        const expected = reasoningParts(history).flatMap((r): object[] => {
           const meta = r.providerMetadata?.anthropic as Record<string, unknown> | undefined;
-          if (typeof meta?.redactedData === 'string') return [{ type: 'redacted_thinking', data: meta.redactedData }];
-          if (typeof meta?.signature === 'string') return [{ type: 'thinking', thinking: r.text, signature: meta.signature }];
+          if (typeof meta?.redactedData === 'string')
+            return [{ type: 'redacted_thinking', data: meta.redactedData }];
+          if (typeof meta?.signature === 'string')
+            return [{ type: 'thinking', thinking: r.text, signature: meta.signature }];
           return [];
         });
         const blocks = toAnthropic(history).messages.flatMap((m) =>
@@ -98,10 +105,15 @@ describe('reasoning is byte-identical or absent', () => {
   it('ai-sdk: every reasoning part is passed with its text and metadata unchanged', () => {
     fc.assert(
       fc.property(historyArb(), (history) => {
-        const expected = reasoningParts(history).map((r) => ({ text: r.text, meta: r.providerMetadata ?? {} }));
+        const expected = reasoningParts(history).map((r) => ({
+          text: r.text,
+          meta: r.providerMetadata ?? {},
+        }));
         const got = toAiSdk(history).flatMap((m) =>
           m.role === 'assistant' && Array.isArray(m.content)
-            ? m.content.flatMap((p) => (p.type === 'reasoning' ? [{ text: p.text, meta: p.providerOptions ?? {} }] : []))
+            ? m.content.flatMap((p) =>
+                p.type === 'reasoning' ? [{ text: p.text, meta: p.providerOptions ?? {} }] : [],
+              )
             : [],
         );
         expect(got).toEqual(expected);
@@ -116,9 +128,13 @@ describe('reasoning is byte-identical or absent', () => {
           .filter((r) => r.text !== '')
           .map((r) => {
             const sig = (r.providerMetadata?.google as Record<string, unknown> | undefined)?.thoughtSignature;
-            return typeof sig === 'string' ? { text: r.text, thought: true, thoughtSignature: sig } : { text: r.text, thought: true };
+            return typeof sig === 'string'
+              ? { text: r.text, thought: true, thoughtSignature: sig }
+              : { text: r.text, thought: true };
           });
-        const got = toGemini(history).contents.flatMap((c) => c.parts.filter((p) => 'thought' in p && p.thought === true));
+        const got = toGemini(history).contents.flatMap((c) =>
+          c.parts.filter((p) => 'thought' in p && p.thought === true),
+        );
         expect(got).toEqual(expected);
       }),
       RUNS,

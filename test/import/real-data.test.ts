@@ -84,8 +84,12 @@ describe.skipIf(!HAS_DATA)(`real transcripts in ${DATA_DIR}`, () => {
     const tools = toolParts(session);
     expect(tools.length).toBe(blocks('tool_use', 'assistant').length);
     const results = blocks('tool_result', 'user');
-    expect(tools.filter((t) => t.state === 'error').length).toBe(results.filter((r) => r.is_error === true).length);
-    expect(tools.filter((t) => t.state === 'completed').length).toBe(results.filter((r) => r.is_error !== true).length);
+    expect(tools.filter((t) => t.state === 'error').length).toBe(
+      results.filter((r) => r.is_error === true).length,
+    );
+    expect(tools.filter((t) => t.state === 'completed').length).toBe(
+      results.filter((r) => r.is_error !== true).length,
+    );
     // Streamed lines of one response are one message, carrying the last line's usage.
     const responses = new Map<string, unknown>(assistant.map((l) => [l.message.id, l.message.usage]));
     const imported = session.messages.filter((m) => m.message.role === 'assistant');
@@ -94,7 +98,11 @@ describe.skipIf(!HAS_DATA)(`real transcripts in ${DATA_DIR}`, () => {
     // Thinking signatures survive byte for byte.
     const signatures = blocks('thinking', 'assistant').map((b) => b.signature);
     const kept = imported.flatMap((m) =>
-      m.message.parts.flatMap((p) => (p.type === 'reasoning' ? [(p.providerMetadata?.anthropic as { signature?: string } | undefined)?.signature] : [])),
+      m.message.parts.flatMap((p) =>
+        p.type === 'reasoning'
+          ? [(p.providerMetadata?.anthropic as { signature?: string } | undefined)?.signature]
+          : [],
+      ),
     );
     expect(kept).toEqual(signatures);
   });
@@ -139,7 +147,9 @@ describe.skipIf(!HAS_DATA)(`real transcripts in ${DATA_DIR}`, () => {
     const raw = JSON.parse(text) as GeminiFile;
     const calls = raw.messages.flatMap((m) => m.toolCalls ?? []);
     expect(toolParts(session).length).toBe(calls.length);
-    expect(session.messages.length).toBe(raw.messages.filter((m) => ['user', 'gemini'].includes(m.type)).length);
+    expect(session.messages.length).toBe(
+      raw.messages.filter((m) => ['user', 'gemini'].includes(m.type)).length,
+    );
     expect(session.messages.filter((m) => m.usage !== undefined).length).toBe(
       raw.messages.filter((m) => m.tokens).length,
     );

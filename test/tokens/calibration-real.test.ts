@@ -42,7 +42,13 @@ function replay(estimator: Estimator): Errors {
         compacted = true;
       } else {
         const truth = ev.usage.inputTotal;
-        const est = hybridEstimate({ lastUsage, addedSinceUsage: added, activeRaw, overheadRaw: 0, calibration: cal });
+        const est = hybridEstimate({
+          lastUsage,
+          addedSinceUsage: added,
+          activeRaw,
+          overheadRaw: 0,
+          calibration: cal,
+        });
         const err = (n: number) => Math.abs(n - truth) / truth;
         if (!cal) out.firstCall.push(err(est.tokens));
         else {
@@ -75,29 +81,32 @@ describe.skipIf(sessions.length === 0)('hybrid estimate vs real Claude Code prom
   it.each([
     ['heuristic (chars/4)', heuristicEstimator()],
     ['exact (o200k_base)', exactEstimator()],
-  ] as const)('%s: the hybrid estimate is within a few percent, far better than chars/4', (name, estimator) => {
-    const e = replay(estimator);
-    console.log(
-      [
-        `[${name}] ${sessions.length} sessions, ${e.hybrid.length} calls after the first of each session`,
-        `  hybrid       mean ${pct(mean(e.hybrid))}  median ${pct(median(e.hybrid))}  p90 ${pct(p90(e.hybrid))}`,
-        `  plain chars/4 mean ${pct(mean(e.plain))}  median ${pct(median(e.plain))}  p90 ${pct(p90(e.plain))}`,
-        `  first call of a session (nothing learned, overhead undeclared): mean ${pct(mean(e.firstCall))}`,
-        `  first call after a compaction (calibrated, no usage): ${e.afterCompaction.map(pct).join(', ') || 'none'}`,
-        `  learned ratios (provider / raw): ${e.ratios.map((r) => r.toFixed(2)).join(', ')}`,
-      ].join('\n'),
-    );
-    expect(e.hybrid.length).toBeGreaterThan(150);
-    // Measured: heuristic mean 1.15% / median 0.24% / p90 2.43%; exact 1.02% / 0.17% / 1.58%.
-    expect(mean(e.hybrid)).toBeLessThan(0.03);
-    expect(median(e.hybrid)).toBeLessThan(0.01);
-    expect(p90(e.hybrid)).toBeLessThan(0.05);
-    // Measured: plain chars/4 is off by about half (the system prompt and tools are invisible to it).
-    expect(mean(e.plain)).toBeGreaterThan(10 * mean(e.hybrid));
-    // The compaction in session 624a4a58 also shrank Claude Code's own prompt (51k → 36k of overhead);
-    // the estimate errs high (safe) and stays within 60%. Measured: 41% (heuristic), 49% (exact).
-    for (const x of e.afterCompaction) expect(x).toBeLessThan(0.6);
-    // Claude counts more tokens than either local estimator: every learned ratio is above 1.
-    for (const r of e.ratios) expect(r).toBeGreaterThan(1);
-  });
+  ] as const)(
+    '%s: the hybrid estimate is within a few percent, far better than chars/4',
+    (name, estimator) => {
+      const e = replay(estimator);
+      console.log(
+        [
+          `[${name}] ${sessions.length} sessions, ${e.hybrid.length} calls after the first of each session`,
+          `  hybrid         mean ${pct(mean(e.hybrid))}  median ${pct(median(e.hybrid))}  p90 ${pct(p90(e.hybrid))}`,
+          `  plain (raw log) mean ${pct(mean(e.plain))}  median ${pct(median(e.plain))}  p90 ${pct(p90(e.plain))}`,
+          `  first call of a session (nothing learned, overhead undeclared): mean ${pct(mean(e.firstCall))}`,
+          `  first call after a compaction (calibrated, no usage): ${e.afterCompaction.map(pct).join(', ') || 'none'}`,
+          `  learned ratios (provider / raw): ${e.ratios.map((r) => r.toFixed(2)).join(', ')}`,
+        ].join('\n'),
+      );
+      expect(e.hybrid.length).toBeGreaterThan(150);
+      // Measured: heuristic mean 1.15% / median 0.24% / p90 2.43%; exact 1.02% / 0.17% / 1.58%.
+      expect(mean(e.hybrid)).toBeLessThan(0.03);
+      expect(median(e.hybrid)).toBeLessThan(0.01);
+      expect(p90(e.hybrid)).toBeLessThan(0.05);
+      // Measured: plain chars/4 is off by about half (the system prompt and tools are invisible to it).
+      expect(mean(e.plain)).toBeGreaterThan(10 * mean(e.hybrid));
+      // The compaction in session 624a4a58 also shrank Claude Code's own prompt (51k → 36k of overhead);
+      // the estimate errs high (safe) and stays within 60%. Measured: 41% (heuristic), 49% (exact).
+      for (const x of e.afterCompaction) expect(x).toBeLessThan(0.6);
+      // Claude counts more tokens than either local estimator: every learned ratio is above 1.
+      for (const r of e.ratios) expect(r).toBeGreaterThan(1);
+    },
+  );
 });

@@ -10,9 +10,16 @@ import {
 } from '../../src/tokens/calibration.js';
 import { heuristicEstimator } from '../../src/tokens/estimator.js';
 
-const usage = (inputTotal: number): Usage => ({ inputTotal, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 });
+const usage = (inputTotal: number): Usage => ({
+  inputTotal,
+  cacheRead: 0,
+  cacheWrite: 0,
+  output: 0,
+  reasoning: 0,
+});
 const calibrated = (c: CalibrationState, logRaw: number, overheadRaw = 0) =>
-  hybridEstimate({ lastUsage: null, addedSinceUsage: 0, activeRaw: logRaw, overheadRaw, calibration: c }).tokens;
+  hybridEstimate({ lastUsage: null, addedSinceUsage: 0, activeRaw: logRaw, overheadRaw, calibration: c })
+    .tokens;
 
 describe('updateCalibration', () => {
   it('learns a model counting 2.5 chars/token after ONE step', () => {
@@ -68,7 +75,11 @@ describe('updateCalibration', () => {
   });
 
   it('uses the declared overhead, leaving only the undeclared part to the residual', () => {
-    let c = updateCalibration(undefined, { reportedInput: 1.2 * 12_000 + 3_000, logRaw: 2_000, overheadRaw: 10_000 });
+    let c = updateCalibration(undefined, {
+      reportedInput: 1.2 * 12_000 + 3_000,
+      logRaw: 2_000,
+      overheadRaw: 10_000,
+    });
     c = updateCalibration(c, { reportedInput: 1.2 * 20_000 + 3_000, logRaw: 10_000, overheadRaw: 10_000 });
     expect(c.ratio).toBeCloseTo(1.2, 5);
     expect(c.residual).toBeCloseTo(3_000, 0);
@@ -144,18 +155,35 @@ describe('hybridEstimate', () => {
       overheadRaw: 5_000,
       calibration: cal,
     });
-    expect(e).toEqual({ tokens: 90_000 + 4_502, method: 'usage+delta', base: 90_000, delta: 4_502, ratio: 1.5 });
+    expect(e).toEqual({
+      tokens: 90_000 + 4_502,
+      method: 'usage+delta',
+      base: 90_000,
+      delta: 4_502,
+      ratio: 1.5,
+    });
   });
 
   it('without a usage (first call, after a compaction): calibrated view + overhead + residual', () => {
-    const e = hybridEstimate({ lastUsage: null, addedSinceUsage: 0, activeRaw: 10_000, overheadRaw: 2_000, calibration: cal });
+    const e = hybridEstimate({
+      lastUsage: null,
+      addedSinceUsage: 0,
+      activeRaw: 10_000,
+      overheadRaw: 2_000,
+      calibration: cal,
+    });
     expect(e).toEqual({ tokens: 38_000, method: 'calibrated', base: 20_000, delta: 18_000, ratio: 1.5 });
   });
 
   it('without any calibration: the raw estimate itself (ratio 1)', () => {
     const e = hybridEstimate({ lastUsage: null, addedSinceUsage: 0, activeRaw: 1_234, overheadRaw: 766 });
     expect(e).toEqual({ tokens: 2_000, method: 'calibrated', base: 0, delta: 2_000, ratio: 1 });
-    const u = hybridEstimate({ lastUsage: { usage: usage(500), afterSeq: 0 }, addedSinceUsage: 0, activeRaw: 9, overheadRaw: 0 });
+    const u = hybridEstimate({
+      lastUsage: { usage: usage(500), afterSeq: 0 },
+      addedSinceUsage: 0,
+      activeRaw: 9,
+      overheadRaw: 0,
+    });
     expect(u.tokens).toBe(500);
   });
 });

@@ -54,7 +54,10 @@ function toMessage(role: 'user' | 'assistant', blocks: Block[]): Message {
   if (role === 'user') {
     return {
       role,
-      parts: blocks.map((b) => ({ type: 'text' as const, text: b.type === 'tool_result' ? resultText(b) : (b.text ?? '') })),
+      parts: blocks.map((b) => ({
+        type: 'text' as const,
+        text: b.type === 'tool_result' ? resultText(b) : (b.text ?? ''),
+      })),
     };
   }
   return {
@@ -62,7 +65,13 @@ function toMessage(role: 'user' | 'assistant', blocks: Block[]): Message {
     parts: blocks.map((b, i) => {
       if (b.type === 'thinking') return { type: 'reasoning' as const, text: b.thinking ?? '' };
       if (b.type === 'tool_use') {
-        return { type: 'tool' as const, state: 'pending' as const, callId: `c${i}`, name: b.name ?? 'tool', input: (b.input ?? {}) as JsonValue };
+        return {
+          type: 'tool' as const,
+          state: 'pending' as const,
+          callId: `c${i}`,
+          name: b.name ?? 'tool',
+          input: (b.input ?? {}) as JsonValue,
+        };
       }
       return { type: 'text' as const, text: b.text ?? '' };
     }),
@@ -74,7 +83,8 @@ export function replayClaudeCode(file: string, estimator: Estimator): ReplayEven
   let pending: { id: string; blocks: Block[] } | undefined;
   const called = new Set<string>();
   const flush = () => {
-    if (pending) events.push({ kind: 'message', raw: estimator.message(toMessage('assistant', pending.blocks)) });
+    if (pending)
+      events.push({ kind: 'message', raw: estimator.message(toMessage('assistant', pending.blocks)) });
     pending = undefined;
   };
   for (const text of readFileSync(file, 'utf8').split('\n')) {
@@ -87,7 +97,8 @@ export function replayClaudeCode(file: string, estimator: Estimator): ReplayEven
     }
     const m = line.message;
     if (!m || (line.type !== 'user' && line.type !== 'assistant')) continue;
-    const blocks: Block[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content ?? []);
+    const blocks: Block[] =
+      typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : (m.content ?? []);
     if (line.type === 'assistant' && m.id) {
       if (pending?.id === m.id) {
         pending.blocks.push(...blocks);
@@ -95,7 +106,8 @@ export function replayClaudeCode(file: string, estimator: Estimator): ReplayEven
       }
       flush();
       // An id seen before was interrupted by a user line: more of the same reply, not a new call.
-      if (!called.has(m.id)) events.push({ kind: 'call', usage: normalizeUsage(line), model: m.model ?? 'unknown' });
+      if (!called.has(m.id))
+        events.push({ kind: 'call', usage: normalizeUsage(line), model: m.model ?? 'unknown' });
       called.add(m.id);
       pending = { id: m.id, blocks: [...blocks] };
       continue;

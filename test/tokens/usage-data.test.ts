@@ -26,7 +26,9 @@ describe.skipIf(!present)('usage records of real sessions (../shared/data/agent-
         const raw = (line.message as { usage: Record<string, number> }).usage;
         const { usage, shape } = normalizeUsageDetailed(line);
         expect(shape).toBe('anthropic');
-        expect(usage.inputTotal).toBe(raw.input_tokens! + raw.cache_read_input_tokens! + raw.cache_creation_input_tokens!);
+        expect(usage.inputTotal).toBe(
+          raw.input_tokens! + raw.cache_read_input_tokens! + raw.cache_creation_input_tokens!,
+        );
         expect(usage.cacheRead).toBe(raw.cache_read_input_tokens);
         n++;
       }
@@ -38,7 +40,10 @@ describe.skipIf(!present)('usage records of real sessions (../shared/data/agent-
     let n = 0;
     for (const text of files('codex', '.jsonl')) {
       for (const line of lines(text)) {
-        const payload = line.payload as { type?: string; info?: { last_token_usage: Record<string, number> } | null };
+        const payload = line.payload as {
+          type?: string;
+          info?: { last_token_usage: Record<string, number> } | null;
+        };
         if (line.type !== 'event_msg' || payload.type !== 'token_count' || !payload.info) continue;
         const last = payload.info.last_token_usage;
         const { usage, shape } = normalizeUsageDetailed(line);

@@ -3,9 +3,20 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/model/errors.js';
 import type { Usage } from '../../src/model/session.js';
-import { normalizeUsage, normalizeUsageDetailed, type UsageShape, usageTotal } from '../../src/tokens/usage.js';
+import {
+  normalizeUsage,
+  normalizeUsageDetailed,
+  type UsageShape,
+  usageTotal,
+} from '../../src/tokens/usage.js';
 
-const u = (inputTotal: number, cacheRead: number, cacheWrite: number, output: number, reasoning: number): Usage => ({
+const u = (
+  inputTotal: number,
+  cacheRead: number,
+  cacheWrite: number,
+  output: number,
+  reasoning: number,
+): Usage => ({
   inputTotal,
   cacheRead,
   cacheWrite,
@@ -26,7 +37,12 @@ const cases: { name: string; raw: unknown; shape: UsageShape; want: Usage }[] = 
         completion_tokens: 300,
         total_tokens: 2306,
         prompt_tokens_details: { cached_tokens: 1920, audio_tokens: 0 },
-        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 0,
+          audio_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
       },
     },
     shape: 'openai-chat',
@@ -58,7 +74,13 @@ const cases: { name: string; raw: unknown; shape: UsageShape; want: Usage }[] = 
   },
   {
     name: 'DeepSeek: prompt = cache hit + miss, hits beside the details',
-    raw: { prompt_tokens: 1500, completion_tokens: 40, total_tokens: 1540, prompt_cache_hit_tokens: 1280, prompt_cache_miss_tokens: 220 },
+    raw: {
+      prompt_tokens: 1500,
+      completion_tokens: 40,
+      total_tokens: 1540,
+      prompt_cache_hit_tokens: 1280,
+      prompt_cache_miss_tokens: 220,
+    },
     shape: 'openai-chat',
     want: u(1500, 1280, 0, 40, 0),
   },
@@ -81,7 +103,18 @@ const cases: { name: string; raw: unknown; shape: UsageShape; want: Usage }[] = 
   },
   {
     name: 'OpenAI Responses stream event response.completed',
-    raw: { type: 'response.completed', response: { usage: { input_tokens: 328, input_tokens_details: { cached_tokens: 0 }, output_tokens: 52, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 380 } } },
+    raw: {
+      type: 'response.completed',
+      response: {
+        usage: {
+          input_tokens: 328,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 52,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 380,
+        },
+      },
+    },
     shape: 'openai-responses',
     want: u(328, 0, 0, 52, 0),
   },
@@ -106,13 +139,28 @@ const cases: { name: string; raw: unknown; shape: UsageShape; want: Usage }[] = 
   },
   {
     name: 'Anthropic with only the cache_creation breakdown',
-    raw: { input_tokens: 10, cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 50 }, output_tokens: 5 },
+    raw: {
+      input_tokens: 10,
+      cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 50 },
+      output_tokens: 5,
+    },
     shape: 'anthropic',
     want: u(160, 0, 150, 5, 0),
   },
   {
     name: 'Anthropic message_start stream event',
-    raw: { type: 'message_start', message: { id: 'msg_2', usage: { input_tokens: 2095, cache_creation_input_tokens: 2051, cache_read_input_tokens: 0, output_tokens: 1 } } },
+    raw: {
+      type: 'message_start',
+      message: {
+        id: 'msg_2',
+        usage: {
+          input_tokens: 2095,
+          cache_creation_input_tokens: 2051,
+          cache_read_input_tokens: 0,
+          output_tokens: 1,
+        },
+      },
+    },
     shape: 'anthropic',
     want: u(4146, 0, 2051, 1, 0),
   },
@@ -135,7 +183,12 @@ const cases: { name: string; raw: unknown; shape: UsageShape; want: Usage }[] = 
   },
   {
     name: 'Gemini usageMetadata with tool-use prompt tokens',
-    raw: { promptTokenCount: 1000, toolUsePromptTokenCount: 250, candidatesTokenCount: 20, totalTokenCount: 1270 },
+    raw: {
+      promptTokenCount: 1000,
+      toolUsePromptTokenCount: 250,
+      candidatesTokenCount: 20,
+      totalTokenCount: 1270,
+    },
     shape: 'gemini',
     want: u(1250, 0, 0, 20, 0),
   },
@@ -148,26 +201,45 @@ const cases: { name: string; raw: unknown; shape: UsageShape; want: Usage }[] = 
       outputTokenDetails: { textTokens: 394, reasoningTokens: undefined },
       totalTokens: 65002,
       cachedInputTokens: 63451,
-      raw: { input_tokens: 14, cache_read_input_tokens: 63451, cache_creation_input_tokens: 1143, output_tokens: 394 },
+      raw: {
+        input_tokens: 14,
+        cache_read_input_tokens: 63451,
+        cache_creation_input_tokens: 1143,
+        output_tokens: 394,
+      },
     },
     shape: 'ai-sdk',
     want: u(64608, 63451, 1143, 394, 0),
   },
   {
     name: 'AI SDK v6 with only the details: noCache + read + write',
-    raw: { inputTokens: undefined, inputTokenDetails: { noCacheTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 5 }, outputTokens: undefined, outputTokenDetails: { textTokens: 7, reasoningTokens: 3 } },
+    raw: {
+      inputTokens: undefined,
+      inputTokenDetails: { noCacheTokens: 20, cacheReadTokens: 300, cacheWriteTokens: 5 },
+      outputTokens: undefined,
+      outputTokenDetails: { textTokens: 7, reasoningTokens: 3 },
+    },
     shape: 'ai-sdk',
     want: u(325, 300, 5, 10, 3),
   },
   {
     name: 'AI SDK provider-level V3 usage (nested totals)',
-    raw: { inputTokens: { total: 900, noCache: 100, cacheRead: 800, cacheWrite: undefined }, outputTokens: { total: 60, text: 20, reasoning: 40 } },
+    raw: {
+      inputTokens: { total: 900, noCache: 100, cacheRead: 800, cacheWrite: undefined },
+      outputTokens: { total: 60, text: 20, reasoning: 40 },
+    },
     shape: 'ai-sdk',
     want: u(900, 800, 0, 60, 40),
   },
   {
     name: 'AI SDK v5 (OpenAI): flat, inputTokens includes cachedInputTokens',
-    raw: { inputTokens: 2006, outputTokens: 300, totalTokens: 2306, cachedInputTokens: 1920, reasoningTokens: 0 },
+    raw: {
+      inputTokens: 2006,
+      outputTokens: 300,
+      totalTokens: 2306,
+      cachedInputTokens: 1920,
+      reasoningTokens: 0,
+    },
     shape: 'ai-sdk',
     want: u(2006, 1920, 0, 300, 0),
   },
@@ -188,7 +260,17 @@ const cases: { name: string; raw: unknown; shape: UsageShape; want: Usage }[] = 
     raw: {
       type: 'assistant',
       uuid: 'dbe2c2c6',
-      message: { id: 'msg_bdrk_01N6', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'thinking', thinking: '…' }], usage: { input_tokens: 14, cache_creation_input_tokens: 28474, cache_read_input_tokens: 28541, output_tokens: 3 } },
+      message: {
+        id: 'msg_bdrk_01N6',
+        model: 'claude-sonnet-4-5-20250929',
+        content: [{ type: 'thinking', thinking: '…' }],
+        usage: {
+          input_tokens: 14,
+          cache_creation_input_tokens: 28474,
+          cache_read_input_tokens: 28541,
+          output_tokens: 3,
+        },
+      },
     },
     shape: 'anthropic',
     want: u(57029, 28541, 28474, 3, 0),
@@ -201,8 +283,20 @@ const cases: { name: string; raw: unknown; shape: UsageShape; want: Usage }[] = 
       payload: {
         type: 'token_count',
         info: {
-          total_token_usage: { input_tokens: 37614, cached_input_tokens: 18304, output_tokens: 204, reasoning_output_tokens: 62, total_tokens: 37818 },
-          last_token_usage: { input_tokens: 18911, cached_input_tokens: 18304, output_tokens: 37, reasoning_output_tokens: 0, total_tokens: 18948 },
+          total_token_usage: {
+            input_tokens: 37614,
+            cached_input_tokens: 18304,
+            output_tokens: 204,
+            reasoning_output_tokens: 62,
+            total_tokens: 37818,
+          },
+          last_token_usage: {
+            input_tokens: 18911,
+            cached_input_tokens: 18304,
+            output_tokens: 37,
+            reasoning_output_tokens: 0,
+            total_tokens: 18948,
+          },
           model_context_window: 258400,
         },
         rate_limits: null,
@@ -213,7 +307,13 @@ const cases: { name: string; raw: unknown; shape: UsageShape; want: Usage }[] = 
   },
   {
     name: 'Gemini CLI message tokens: total = input + output + thoughts (cached inside input)',
-    raw: { id: 'm1', type: 'gemini', content: 'ok', model: 'gemini-3-pro', tokens: { input: 7973, output: 40, cached: 5675, thoughts: 131, tool: 0, total: 8144 } },
+    raw: {
+      id: 'm1',
+      type: 'gemini',
+      content: 'ok',
+      model: 'gemini-3-pro',
+      tokens: { input: 7973, output: 40, cached: 5675, thoughts: 131, tool: 0, total: 8144 },
+    },
     shape: 'gemini-cli',
     want: u(7973, 5675, 0, 171, 131),
   },
@@ -230,8 +330,16 @@ describe('normalizeUsage: real provider shapes', () => {
   });
 
   it('counts OpenAI cached tokens once and Anthropic cached tokens at all (same prompt, both providers)', () => {
-    const openai = normalizeUsage({ prompt_tokens: 100_000, completion_tokens: 1_000, prompt_tokens_details: { cached_tokens: 90_000 } });
-    const anthropic = normalizeUsage({ input_tokens: 10_000, cache_read_input_tokens: 90_000, output_tokens: 1_000 });
+    const openai = normalizeUsage({
+      prompt_tokens: 100_000,
+      completion_tokens: 1_000,
+      prompt_tokens_details: { cached_tokens: 90_000 },
+    });
+    const anthropic = normalizeUsage({
+      input_tokens: 10_000,
+      cache_read_input_tokens: 90_000,
+      output_tokens: 1_000,
+    });
     expect(usageTotal(openai)).toBe(101_000);
     expect(usageTotal(anthropic)).toBe(101_000);
   });
@@ -280,12 +388,28 @@ describe('normalizeUsage: bad input names the field', () => {
   const bad: [string, unknown, string][] = [
     ['not an object', 42, '(root)'],
     ['unknown shape', { foo: 1, bar: 2 }, '(root)'],
-    ['Anthropic message_delta with output only', { type: 'message_delta', usage: { output_tokens: 15 } }, 'usage.input_tokens'],
+    [
+      'Anthropic message_delta with output only',
+      { type: 'message_delta', usage: { output_tokens: 15 } },
+      'usage.input_tokens',
+    ],
     ['string count', { usage: { prompt_tokens: '12', completion_tokens: 1 } }, 'usage.prompt_tokens'],
     ['negative count', { input_tokens: -1, output_tokens: 2 }, 'input_tokens'],
-    ['cached above the prompt', { prompt_tokens: 10, completion_tokens: 1, prompt_tokens_details: { cached_tokens: 20 } }, 'prompt_tokens_details.cached_tokens'],
-    ['Codex token_count without info', { type: 'event_msg', payload: { type: 'token_count', info: null } }, 'payload.info'],
-    ['AI SDK without any input count', { inputTokens: undefined, inputTokenDetails: {}, outputTokens: 3 }, 'inputTokens'],
+    [
+      'cached above the prompt',
+      { prompt_tokens: 10, completion_tokens: 1, prompt_tokens_details: { cached_tokens: 20 } },
+      'prompt_tokens_details.cached_tokens',
+    ],
+    [
+      'Codex token_count without info',
+      { type: 'event_msg', payload: { type: 'token_count', info: null } },
+      'payload.info',
+    ],
+    [
+      'AI SDK without any input count',
+      { inputTokens: undefined, inputTokenDetails: {}, outputTokens: 3 },
+      'inputTokens',
+    ],
   ];
   it.each(bad)('%s', (_name, raw, field) => {
     let err: unknown;

@@ -118,7 +118,7 @@ export function prepare(messages: Message[], opts: PrepareOptions): Prepared {
   if (opts.leadingUser) {
     const first = rest.findIndex((m) => m.role !== 'system');
     if (first === -1) rest = [...rest, continuingMessage()];
-    else if (false)
+    else if (rest[first]!.role !== 'user')
       rest = [...rest.slice(0, first), continuingMessage(), ...rest.slice(first)];
   }
   return { system, messages: rest };

@@ -1,0 +1,219 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildView,
+  DEFAULT_PRUNED_PLACEHOLDER,
+  delimitedSummary,
+  renderContext,
+  SUMMARY_CLOSE,
+  SUMMARY_OPEN,
+  validate,
+} from '../../src/context/index.js';
+import type { Message } from '../../src/model/message.js';
+import type { ReasoningPart, ToolPart } from '../../src/model/parts.js';
+import { assistant, log, pivot, texts, tool, user } from './support/fixtures.js';
+
+const marker: Message = { role: 'user', parts: [{ type: 'compaction-marker', auto: true }] };
+
+describe('buildView: which entries', () => {
+  it('without a pivot: the system prompt, then every message in order', () => {
+    const view = buildView(log([user('a'), assistant('b'), user('c')]), { system: 'SYS' });
+    expect(texts(view)).toEqual(['system:SYS', 'user:a', 'assistant:b', 'user:c']);
+  });
+
+  it('with a pivot keeping a tail: summary, kept entries from firstKeptId (before the pivot), newer ones', () => {
+    // e0 e1 summarized, e2 e3 kept, e4 = pivot, e5 new
+    const entries = log([
+      user('old'),
+      assistant('old answer'),
+      user('kept q'),
+      assistant('kept a'),
+      pivot('S', 'e1', 'e2'),
+      user('new'),
+    ]);
+    expect(texts(buildView(entries))).toEqual([
+      `user:${delimitedSummary('S')}`,
+      'user:kept q',
+      'assistant:kept a',
+      'user:new',
+    ]);
+  });
+
+  it('with firstKeptId null: only what follows the pivot entry', () => {
+    const entries = log([user('old'), assistant('x'), pivot('S', 'e1', null), user('new')]);
+    expect(texts(buildView(entries, { summaryAs: 'assistant' }))).toEqual(['assistant:S', 'user:new']);
+  });
+
+  it('uses the latest pivot, skips older compaction entries and the answered marker message', () => {
+    const entries = log([
+      user('a'),
+      pivot('S1', 'e0', null),
+      user('b'),
+      assistant('c'),
+      marker,
+      pivot('S2', 'e2', 'e3', { markerId: 'e4', previousPivotId: 'e1' }),
+      user('d'),
+    ]);
+    expect(texts(buildView(entries, { summaryAs: 'system' }))).toEqual([
+      'system:S2',
+      'assistant:c',
+      'user:d',
+    ]);
+  });
+
+  it('accepts entries out of seq order', () => {
+    const entries = log([user('a'), assistant('b'), pivot('S', 'e0', 'e1'), user('c')]).reverse();
+    expect(texts(buildView(entries, { summaryAs: 'system' }))).toEqual(['system:S', 'assistant:b', 'user:c']);
+  });
+
+  it('throws, naming the entry, when the first kept entry was not loaded', () => {
+    const entries = log([user('a'), assistant('b'), pivot('S', 'e0', 'e1')]).slice(2);
+    expect(() => buildView(entries)).toThrow(/e1/);
+  });
+});
+
+describe('buildView: summary layouts', () => {
+  const entries = log([user('old'), pivot('SUMMARY TEXT', 'e0', null), user('next')]);
+
+  it("'user' (default): one delimited user message flagged summary + synthetic", () => {
+    const [summary] = buildView(entries);
+    expect(summary!.role).toBe('user');
+    expect(summary!.metadata).toEqual({ summary: true, synthetic: true });
+    const text = summary!.parts[0]!.type === 'text' ? summary!.parts[0]!.text : '';
+    expect(text.startsWith(SUMMARY_OPEN)).toBe(true);
+    expect(text.endsWith(SUMMARY_CLOSE)).toBe(true);
+    expect(text).toContain('SUMMARY TEXT');
+    expect(text).toMatch(/summarizes the earlier part/);
+  });
+
+  it("'assistant' (seed 000): an assistant message with metadata.summary", () => {
+    const [summary] = buildView(entries, { summaryAs: 'assistant' });
+    expect(summary).toMatchObject({
+      role: 'assistant',
+      parts: [{ type: 'text', text: 'SUMMARY TEXT' }],
+      metadata: { summary: true },
+    });
+  });
+
+  it("'question+assistant' (seed 001): the marker question, then the summary", () => {
+    const view = buildView(entries, { summaryAs: 'question+assistant' });
+    expect(texts(view)).toEqual(['user:What did we do so far?', 'assistant:SUMMARY TEXT', 'user:next']);
+    expect(texts(buildView(entries, { summaryAs: 'question+assistant', markerQuestion: 'Q?' }))[0]).toBe(
+      'user:Q?',
+    );
+  });
+
+  it("'system' (seeds 002/003): a system message after the system prompt", () => {
+    expect(texts(buildView(entries, { summaryAs: 'system', system: 'SYS' }))).toEqual([
+      'system:SYS',
+      'system:SUMMARY TEXT',
+      'user:next',
+    ]);
+  });
+
+  it("'system' goes into Anthropic's system slot and Gemini's systemInstruction; stays a message for OpenAI", () => {
+    const opts = { summaryAs: 'system' as const, system: 'SYS' };
+    const anthropic = renderContext(entries, { ...opts, format: 'anthropic' });
+    expect(anthropic.system).toBe('SYS\n\nSUMMARY TEXT');
+    expect(anthropic.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'next' }] }]);
+    const gemini = renderContext(entries, { ...opts, format: 'gemini' });
+    expect(gemini.systemInstruction).toEqual({ parts: [{ text: 'SYS' }, { text: 'SUMMARY TEXT' }] });
+    const openai = renderContext(entries, { ...opts, format: 'openai' });
+    expect(openai.slice(0, 2)).toEqual([
+      { role: 'system', content: 'SYS' },
+      { role: 'system', content: 'SUMMARY TEXT' },
+    ]);
+  });
+
+  it("'assistant' layout still yields valid requests: providers wanting a user turn first get '(continuing)'", () => {
+    for (const format of ['anthropic', 'gemini', 'ai-sdk', 'openai'] as const) {
+      const payload = renderContext(entries, { summaryAs: 'assistant', format });
+      expect(validate(payload, format)).toEqual([]);
+    }
+    expect(renderContext(entries, { summaryAs: 'assistant', format: 'anthropic' }).messages[0]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: '(continuing)' }],
+    });
+    expect(renderContext(entries, { summaryAs: 'assistant', format: 'openai' })[0]).toEqual({
+      role: 'assistant',
+      content: 'SUMMARY TEXT',
+    });
+  });
+});
+
+describe('buildView: pruned tool parts (seed 001 §5.2)', () => {
+  const image = { type: 'file' as const, mediaType: 'image/png', data: 'aW1n' };
+  const pruned = tool('c1', 'HUGE OUTPUT', { compactedAt: 5, attachments: [image] } as Partial<ToolPart>);
+  const prunedError: ToolPart = {
+    type: 'tool',
+    callId: 'c2',
+    name: 'bash',
+    input: {},
+    state: 'error',
+    error: 'LONG TRACE',
+    compactedAt: 5,
+  };
+  const kept = tool('c3', 'fresh output', { attachments: [image] } as Partial<ToolPart>);
+  const entries = log([user('go'), assistant(pruned, prunedError, kept)]);
+
+  it('replaces output (or error) with the placeholder and drops attachments; unpruned parts are untouched', () => {
+    const parts = buildView(entries)[1]!.parts as ToolPart[];
+    expect(parts[0]).toMatchObject({
+      state: 'completed',
+      output: DEFAULT_PRUNED_PLACEHOLDER,
+      callId: 'c1',
+      input: { path: 'c1' },
+    });
+    expect(parts[0]).not.toHaveProperty('attachments');
+    expect(parts[1]).toMatchObject({ state: 'error', error: DEFAULT_PRUNED_PLACEHOLDER });
+    expect(parts[2]).toBe(kept);
+  });
+
+  it('a custom placeholder is used, and no format sends the pruned content', () => {
+    for (const format of ['ai-sdk', 'openai', 'anthropic', 'gemini'] as const) {
+      const json = JSON.stringify(renderContext(entries, { format, prunedPlaceholder: '[gone]' }));
+      expect(json).not.toContain('HUGE OUTPUT');
+      expect(json).not.toContain('LONG TRACE');
+      expect(json).toContain('[gone]');
+      expect(json).toContain('fresh output');
+    }
+  });
+});
+
+describe('buildView: failed steps, markers, reasoning', () => {
+  it('drops an assistant step that ended in error with no finished call (A001-15)', () => {
+    const failed = { ...assistant('half an ans'), metadata: { error: 'overloaded' } };
+    const failedSummary = { ...assistant('half a summary'), metadata: { error: 'x', summary: true } };
+    const withCall = { ...assistant('partial', tool('c1', 'ran')), metadata: { error: 'aborted' } };
+    const view = buildView(log([user('q'), failed, failedSummary, withCall]));
+    expect(texts(view)).toEqual(['user:q', 'assistant:partial|tool']);
+  });
+
+  it('drops pending markers by default, shows them as the question when asked', () => {
+    const entries = log([
+      user('q'),
+      {
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'also' },
+          { type: 'compaction-marker', auto: false },
+        ],
+      },
+    ]);
+    expect(texts(buildView(entries))).toEqual(['user:q', 'user:also']);
+    expect(texts(buildView(entries, { dropPendingMarkers: false }))).toEqual([
+      'user:q',
+      'user:also|What did we do so far?',
+    ]);
+  });
+
+  it('passes reasoning parts through as the same objects', () => {
+    const reasoning: ReasoningPart = {
+      type: 'reasoning',
+      text: 'think',
+      providerMetadata: { anthropic: { signature: 'sig' } },
+    };
+    const pruned = tool('c1', 'x', { compactedAt: 1 } as Partial<ToolPart>);
+    const view = buildView(log([user('q'), assistant(reasoning, pruned)]));
+    expect(view[1]!.parts[0]).toBe(reasoning);
+  });
+});
