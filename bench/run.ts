@@ -37,7 +37,11 @@ function makeStore(kind: string, tag: string): Store {
 
 /** A session with `size` messages of history; the window is large so nothing compacts while filling. */
 async function filled(store: Store, size: number, id: string): Promise<Session> {
-  const session = await openSession(store, id, { model: 'bench', limits: { contextWindow: 0 }, prune: false });
+  const session = await openSession(store, id, {
+    model: 'bench',
+    limits: { contextWindow: 0 },
+    prune: false,
+  });
   let batch: Message[] = [];
   for (const m of syntheticSession({ messages: size, seed: 1 })) {
     batch.push(m);
@@ -59,11 +63,19 @@ async function perTurn(kind: string, size: number): Promise<void> {
   const times: number[] = [];
   for (let i = 0; i < TURNS; i++) {
     const t0 = performance.now();
-    await session.recordStep({ message: steps[i % steps.length]!, usage: { prompt_tokens: 50_000 + i, completion_tokens: 200 } });
+    await session.recordStep({
+      message: steps[i % steps.length]!,
+      usage: { prompt_tokens: 50_000 + i, completion_tokens: 200 },
+    });
     session.estimate();
     times.push((performance.now() - t0) * 1000);
   }
-  results.push({ name: 'turn: append step + record usage + before-turn check', store: kind, messages: size, medianMicros: median(times) });
+  results.push({
+    name: 'turn: append step + record usage + before-turn check',
+    store: kind,
+    messages: size,
+    medianMicros: median(times),
+  });
   await store.close();
 }
 
@@ -76,11 +88,19 @@ async function perPrepare(kind: string, size: number): Promise<void> {
   const times: number[] = [];
   for (let i = 0; i < TURNS; i++) {
     const t0 = performance.now();
-    await session.recordStep({ message: steps[i % steps.length]!, usage: { prompt_tokens: 20_000 + i, completion_tokens: 200 } });
+    await session.recordStep({
+      message: steps[i % steps.length]!,
+      usage: { prompt_tokens: 20_000 + i, completion_tokens: 200 },
+    });
     await session.prepare({ format: 'openai' });
     times.push((performance.now() - t0) * 1000);
   }
-  results.push({ name: 'turn with prepare(): prune check + context build', store: kind, messages: size, medianMicros: median(times) });
+  results.push({
+    name: 'turn with prepare(): prune check + context build',
+    store: kind,
+    messages: size,
+    medianMicros: median(times),
+  });
   await store.close();
 }
 
@@ -112,6 +132,11 @@ rmSync(dir, { recursive: true, force: true });
 if (args.has('--json')) {
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 } else {
-  const rows = results.map((r) => `${r.name.padEnd(56)} ${r.store.padEnd(7)} ${String(r.messages).padStart(7)}  ${String(r.medianMicros).padStart(10)} µs`);
-  process.stdout.write(`${'benchmark'.padEnd(56)} ${'store'.padEnd(7)} ${'messages'.padStart(7)}  ${'median'.padStart(10)}\n${rows.join('\n')}\n`);
+  const rows = results.map(
+    (r) =>
+      `${r.name.padEnd(56)} ${r.store.padEnd(7)} ${String(r.messages).padStart(7)}  ${String(r.medianMicros).padStart(10)} µs`,
+  );
+  process.stdout.write(
+    `${'benchmark'.padEnd(56)} ${'store'.padEnd(7)} ${'messages'.padStart(7)}  ${'median'.padStart(10)}\n${rows.join('\n')}\n`,
+  );
 }

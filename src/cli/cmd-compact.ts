@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { Command } from 'commander';
 import { llmSummarizer, type Summarizer } from '../compact/index.js';
 import { openSession, type SessionOptions } from '../session/index.js';
 import { type PresetName, presetOptions } from '../session/presets.js';
@@ -25,10 +25,16 @@ const KNOWN_BASE_URLS: Record<string, string> = {
 };
 
 /** `PROVIDER:MODEL` → an AI SDK model on any OpenAI-compatible server; the key comes from the environment. */
-export function summarizerFrom(spec: string | undefined, baseUrl: string | undefined): Summarizer | undefined {
+export function summarizerFrom(
+  spec: string | undefined,
+  baseUrl: string | undefined,
+): Summarizer | undefined {
   if (!spec || spec === 'extractive') return undefined;
   const at = spec.indexOf(':');
-  if (at <= 0) throw new Error(`--summarizer takes 'extractive' or PROVIDER:MODEL (e.g. openai:gpt-4o-mini), got '${spec}'`);
+  if (at <= 0)
+    throw new Error(
+      `--summarizer takes 'extractive' or PROVIDER:MODEL (e.g. openai:gpt-4o-mini), got '${spec}'`,
+    );
   const provider = spec.slice(0, at);
   const modelId = spec.slice(at + 1);
   const baseURL = baseUrl ?? KNOWN_BASE_URLS[provider];
@@ -58,7 +64,11 @@ function sessionOptions(opts: CompactOptions): SessionOptions {
   };
 }
 
-async function existing(store: Parameters<Parameters<typeof withStore>[1]>[0], id: string, options: SessionOptions) {
+async function existing(
+  store: Parameters<Parameters<typeof withStore>[1]>[0],
+  id: string,
+  options: SessionOptions,
+) {
   if (!(await store.getSession(id))) throw new Error(`no session '${id}'`);
   return openSession(store, id, options);
 }
@@ -66,8 +76,14 @@ async function existing(store: Parameters<Parameters<typeof withStore>[1]>[0], i
 export function registerCompact(program: Command, common: (c: Command) => Command): void {
   common(program.command('compact <session>'))
     .description('summarize old history into a pivot now')
-    .option('--summarizer <spec>', "'extractive' (default, offline) or PROVIDER:MODEL, e.g. openai:gpt-4o-mini")
-    .option('--base-url <url>', 'OpenAI-compatible server for the summarizer (Ollama, vLLM, LM Studio, OpenAI)')
+    .option(
+      '--summarizer <spec>',
+      "'extractive' (default, offline) or PROVIDER:MODEL, e.g. openai:gpt-4o-mini",
+    )
+    .option(
+      '--base-url <url>',
+      'OpenAI-compatible server for the summarizer (Ollama, vLLM, LM Studio, OpenAI)',
+    )
     .option('--model <id>', 'the agent model, for its context window')
     .option('--context-window <n>', 'context window instead of the model registry')
     .option('--keep-tokens <n>', 'tokens of recent history kept verbatim')
@@ -92,7 +108,11 @@ export function registerCompact(program: Command, common: (c: Command) => Comman
         millis: outcome.millis,
       };
       print(opts, result, () =>
-        [`compacted: ${result.tokensBefore} → ${result.tokensAfter} tokens (pivot ${result.pivotId})`, '', result.summary].join('\n'),
+        [
+          `compacted: ${result.tokensBefore} → ${result.tokensAfter} tokens (pivot ${result.pivotId})`,
+          '',
+          result.summary,
+        ].join('\n'),
       );
     });
 
@@ -106,7 +126,13 @@ export function registerCompact(program: Command, common: (c: Command) => Comman
         return session.prune({ dryRun: opts.dryRun });
       });
       const result = outcome
-        ? { dryRun: outcome.dryRun, parts: outcome.parts, tokensSaved: outcome.tokensSaved, reason: outcome.plan.reason, marks: outcome.plan.marks }
+        ? {
+            dryRun: outcome.dryRun,
+            parts: outcome.parts,
+            tokensSaved: outcome.tokensSaved,
+            reason: outcome.plan.reason,
+            marks: outcome.plan.marks,
+          }
         : { dryRun: !!opts.dryRun, parts: 0, tokensSaved: 0, reason: 'pruning disabled', marks: [] };
       print(opts, result, () =>
         [

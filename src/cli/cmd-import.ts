@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { type FormatName, type ImportedSession, parseCondenseJsonl, parseTranscript } from '../import/index.js';
+import {
+  type FormatName,
+  type ImportedSession,
+  parseCondenseJsonl,
+  parseTranscript,
+} from '../import/index.js';
 import { InputError } from '../model/errors.js';
 import { emptySessionState } from '../model/session.js';
 import { openSession } from '../session/index.js';
@@ -15,7 +20,11 @@ interface ImportOptions extends CommonOptions {
 }
 
 /** Parses everything before writing anything: bad input leaves the database untouched. */
-export async function importFile(store: Store, file: string, opts: ImportOptions): Promise<{ session: string; messages: number }[]> {
+export async function importFile(
+  store: Store,
+  file: string,
+  opts: ImportOptions,
+): Promise<{ session: string; messages: number }[]> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -29,7 +38,16 @@ export async function importFile(store: Store, file: string, opts: ImportOptions
     if (await store.getSession(id)) throw new InputError(`session '${id}' already exists`, { file });
     const entries = parsed.entries.map((e) => ({ ...e, sessionId: id }));
     const t = Date.now();
-    const record = { id, createdAt: parsed.session.createdAt ?? t, updatedAt: t, headId: null, version: 0, nextSeq: 0, metadata: parsed.session.metadata ?? {}, state: emptySessionState() };
+    const record = {
+      id,
+      createdAt: parsed.session.createdAt ?? t,
+      updatedAt: t,
+      headId: null,
+      version: 0,
+      nextSeq: 0,
+      metadata: parsed.session.metadata ?? {},
+      state: emptySessionState(),
+    };
     await store.createSession(record);
     await store.append(entries, {
       sessionId: id,
@@ -44,13 +62,15 @@ export async function importFile(store: Store, file: string, opts: ImportOptions
   const sessions: ImportedSession[] = Array.isArray(parsed) ? parsed : [parsed];
   const ids = sessions.map((_, i) => (sessions.length === 1 ? base : `${base}-${i + 1}`));
   for (const id of ids) {
-    if (await store.getSession(id)) throw new InputError(`session '${id}' already exists (use --session)`, { file });
+    if (await store.getSession(id))
+      throw new InputError(`session '${id}' already exists (use --session)`, { file });
   }
   const out: { session: string; messages: number }[] = [];
   for (const [i, imported] of sessions.entries()) {
     const session = await openSession(store, ids[i]!);
     const messages = imported.messages.map((m) => m.message);
-    if (imported.system) messages.unshift({ role: 'system', parts: [{ type: 'text', text: imported.system }] });
+    if (imported.system)
+      messages.unshift({ role: 'system', parts: [{ type: 'text', text: imported.system }] });
     await session.append(messages);
     out.push({ session: ids[i]!, messages: messages.length });
   }
@@ -59,11 +79,15 @@ export async function importFile(store: Store, file: string, opts: ImportOptions
 
 export function registerImport(program: Command, common: (c: Command) => Command): void {
   common(program.command('import <file>'))
-    .description('import a transcript (OpenAI Chat messages, condense JSONL, Claude Code, Codex, Gemini CLI, tau-bench, SWE-agent)')
+    .description(
+      'import a transcript (OpenAI Chat messages, condense JSONL, Claude Code, Codex, Gemini CLI, tau-bench, SWE-agent)',
+    )
     .option('--session <id>', 'session id (default: the file name)')
     .option('--format <name>', 'force a format instead of detecting it')
     .action(async (file: string, opts: ImportOptions) => {
       const result = await withStore(opts, (store) => importFile(store, file, opts));
-      print(opts, result, () => result.map((r) => `imported ${r.messages} messages into session ${r.session}`).join('\n'));
+      print(opts, result, () =>
+        result.map((r) => `imported ${r.messages} messages into session ${r.session}`).join('\n'),
+      );
     });
 }

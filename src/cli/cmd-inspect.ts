@@ -14,7 +14,9 @@ export interface ModelOptions extends CommonOptions {
 
 export async function existingSession(store: Store, id: string, opts: ModelOptions) {
   if (!(await store.getSession(id))) throw new Error(`no session '${id}' in ${opts.db ?? 'the database'}`);
-  const limits = opts.contextWindow ? { contextWindow: int(opts.contextWindow, '--context-window') } : undefined;
+  const limits = opts.contextWindow
+    ? { contextWindow: int(opts.contextWindow, '--context-window') }
+    : undefined;
   return openSession(store, id, { model: opts.model, limits });
 }
 
@@ -26,7 +28,10 @@ export function registerInspect(program: Command, common: (c: Command) => Comman
       print(opts, rows, () =>
         rows.length === 0
           ? 'no sessions'
-          : table([['session', 'entries', 'tokens', 'in view'], ...rows.map((r) => [r.id, r.entryCount, r.totalTokens, r.activeTokens])]),
+          : table([
+              ['session', 'entries', 'tokens', 'in view'],
+              ...rows.map((r) => [r.id, r.entryCount, r.totalTokens, r.activeTokens]),
+            ]),
       );
     });
 

@@ -13,7 +13,8 @@ export function registerValidate(program: Command): void {
     .requiredOption('--provider <name>', PROVIDERS.join(' | '))
     .option('--json', 'machine-readable output')
     .action((file: string, opts: CommonOptions & { provider: Provider }) => {
-      if (!PROVIDERS.includes(opts.provider)) throw new Error(`--provider must be one of ${PROVIDERS.join(', ')}`);
+      if (!PROVIDERS.includes(opts.provider))
+        throw new Error(`--provider must be one of ${PROVIDERS.join(', ')}`);
       let payload: unknown;
       try {
         payload = JSON.parse(readFileSync(file, 'utf8'));

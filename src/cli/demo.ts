@@ -29,9 +29,13 @@ export async function runDemo(opts: DemoOptions, log: (line: string) => void) {
       compaction: { plan: { keepTokens: Math.floor(contextWindow / 5) } },
     });
     session.on('prune', (e) => log(`  prune: cleared ${e.parts} old tool outputs (${e.tokensSaved} tokens)`));
-    session.on('overflow', (e) => log(`  overflow after a step: ${e.decision.tokens} > ${e.decision.limit} tokens, compaction queued`));
+    session.on('overflow', (e) =>
+      log(`  overflow after a step: ${e.decision.tokens} > ${e.decision.limit} tokens, compaction queued`),
+    );
     session.on('compaction:end', (e) =>
-      log(`  compaction: ${e.tokensBefore} → ${e.tokensAfter} tokens in ${e.millis} ms (pivot ${e.pivot.id.slice(0, 8)})`),
+      log(
+        `  compaction: ${e.tokensBefore} → ${e.tokensAfter} tokens in ${e.millis} ms (pivot ${e.pivot.id.slice(0, 8)})`,
+      ),
     );
     let turns = 0;
     for (const message of syntheticSession({ messages: Number(opts.messages), seed: 7 })) {
@@ -46,14 +50,20 @@ export async function runDemo(opts: DemoOptions, log: (line: string) => void) {
       await session.recordStep({ message, usage: { prompt_tokens: inputTotal, completion_tokens: 120 } });
     }
     const final = await session.prepare({ format: 'openai' });
-    const stats = sessionStats(session, await session.history(), beforeTurnDecision(session.estimate(), session.config.budget));
+    const stats = sessionStats(
+      session,
+      await session.history(),
+      beforeTurnDecision(session.estimate(), session.config.budget),
+    );
     return { stats, context: final.messages as { role: string; content: unknown }[] };
   });
 }
 
 export function registerDemo(program: Command, common: (c: Command) => Command): void {
   common(program.command('demo'))
-    .description('run a generated coding session through a small window: pruning, compaction, the context after')
+    .description(
+      'run a generated coding session through a small window: pruning, compaction, the context after',
+    )
     .option('--messages <n>', 'messages to replay', '400')
     .option('--window <tokens>', 'context window of the demo model', '32000')
     .action(async (opts: DemoOptions) => {
@@ -64,7 +74,14 @@ export function registerDemo(program: Command, common: (c: Command) => Command):
           const text = typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '');
           return `  ${m.role.padEnd(9)} ${text.replace(/\s+/g, ' ').slice(0, 100)}`;
         });
-        return ['', formatStats(result.stats), '', `context sent next (${result.context.length} messages):`, ...preview.slice(0, 12), preview.length > 12 ? `  … ${preview.length - 12} more` : ''].join('\n');
+        return [
+          '',
+          formatStats(result.stats),
+          '',
+          `context sent next (${result.context.length} messages):`,
+          ...preview.slice(0, 12),
+          preview.length > 12 ? `  … ${preview.length - 12} more` : '',
+        ].join('\n');
       });
     });
 }

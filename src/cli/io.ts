@@ -31,12 +31,19 @@ export function table(rows: (string | number)[][]): string {
   if (rows.length === 0) return '';
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => String(r[c] ?? '').length)));
   return rows
-    .map((r) => r.map((cell, c) => (typeof cell === 'number' ? String(cell).padStart(widths[c]!) : String(cell).padEnd(widths[c]!))).join('  '))
+    .map((r) =>
+      r
+        .map((cell, c) =>
+          typeof cell === 'number' ? String(cell).padStart(widths[c]!) : String(cell).padEnd(widths[c]!),
+        )
+        .join('  '),
+    )
     .join('\n');
 }
 
 export function int(value: string, name: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative whole number, got '${value}'`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} must be a non-negative whole number, got '${value}'`);
   return n;
 }

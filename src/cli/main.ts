@@ -8,10 +8,14 @@ import { registerDemo } from './demo.js';
 import { DEFAULT_DB } from './io.js';
 
 const common = (c: Command) =>
-  c.option('--db <path>', `SQLite database file (default ${DEFAULT_DB})`).option('--json', 'machine-readable output');
+  c
+    .option('--db <path>', `SQLite database file (default ${DEFAULT_DB})`)
+    .option('--json', 'machine-readable output');
 
 export function program(): Command {
-  const p = new Command('condense').description("keep an agent's conversation inside its model's context window");
+  const p = new Command('condense').description(
+    "keep an agent's conversation inside its model's context window",
+  );
   registerImport(p, common);
   registerInspect(p, common);
   registerCompact(p, common);

@@ -1,7 +1,7 @@
 import type { Decision } from '../budget/index.js';
+import { usableBudget } from '../budget/index.js';
 import type { Entry } from '../model/entry.js';
 import type { Session } from '../session/index.js';
-import { usableBudget } from '../budget/index.js';
 import type { TokenEstimate } from '../tokens/index.js';
 
 export interface SessionStats {

@@ -1,5 +1,5 @@
-import type { ExtractiveModel } from './extractive-model.js';
 import { timelineLine } from './details.js';
+import type { ExtractiveModel } from './extractive-model.js';
 import { evenIndices, oneLine, thinEvenly } from './facts.js';
 import { SEED_004_SECTIONS } from './prompts.js';
 import { shortenMiddle } from './transcript.js';
@@ -122,7 +122,7 @@ export function renderExtractive(model: ExtractiveModel, level: DetailLevel): st
   const tools = [...model.toolCounts].map(([n, c]) => `${n}×${c}`).join(', ');
   const types = [...new Set(model.files.map((f) => /\.([A-Za-z0-9]+)$/.exec(f.path)?.[1]).filter(Boolean))];
   section(2, [
-    `- Tools used: ${tools === '' ? 'none' : tools}`,
+    `- Tools used in this span: ${tools === '' ? 'none' : tools}`,
     ...(model.commands.length > 0
       ? [
           `- Commands run (newest last): ${model.commands
@@ -135,9 +135,13 @@ export function renderExtractive(model: ExtractiveModel, level: DetailLevel): st
   ]);
   section(3, fileLines(model, level));
   section(4, [
-    model.lastAssistant === ''
-      ? '- No assistant reply yet in this span.'
-      : `- Last assistant message: ${shortenMiddle(model.lastAssistant, level.lastAssistant)}`,
+    ...(model.lastAssistant === ''
+      ? [
+          model.lastActions.length > 0
+            ? '- The last assistant step called tools without text.'
+            : '- No assistant reply yet in this span.',
+        ]
+      : [`- Last assistant message: ${shortenMiddle(model.lastAssistant, level.lastAssistant)}`]),
     ...(model.lastActions.length > 0 ? [`- Last actions: ${model.lastActions.slice(-5).join('; ')}`] : []),
   ]);
   const failures = model.details.failedCommands?.length ?? 0;

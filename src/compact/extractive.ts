@@ -4,6 +4,7 @@ import { collectDetails } from './details.js';
 import { buildExtractiveModel } from './extractive-model.js';
 import { renderWithinBudget } from './extractive-render.js';
 import type { SummaryRequest } from './input.js';
+import { analyzeSpan } from './span.js';
 import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
 
 export interface ExtractiveOptions {
@@ -37,10 +38,11 @@ export function summarizeExtractive(
   budget: number,
   estimator: Estimator,
 ): SummaryResult {
-  const details = collectDetails(request.plan);
+  const analysis = analyzeSpan(request.plan.toSummarize);
+  const details = collectDetails(request.plan, analysis);
   const appendix = buildAppendix(details);
   const appendixTokens = estimator.text(appendix);
-  const model = buildExtractiveModel(request.plan, details);
+  const model = buildExtractiveModel(request.plan, details, analysis);
   const instructions = request.instructions
     ? `User's instructions for this summary: ${request.instructions}\n\n`
     : '';

@@ -8,11 +8,7 @@ function asObject(v: JsonValue | undefined): Record<string, JsonValue> | undefin
 }
 
 const EXIT_FIELDS = ['exitCode', 'exit_code', 'exit', 'returncode', 'returnCode'];
-const EXIT_TEXT = [
-  /^Exit code:? (-?\d+)/im,
-  /exited with (?:exit )?code (-?\d+)/i,
-  /exit (?:code|status)[:=]? ?(-?\d+)/i,
-];
+const EXIT_TEXT = /(?:^Exit code:? |exited with (?:exit )?code |exit (?:code|status)[:=]? ?)(-?\d+)/im;
 
 /** The process exit code a completed tool call reports, if any (object fields or "Exit code: N" text). */
 export function toolExitCode(part: ToolPart): number | undefined {
@@ -27,11 +23,8 @@ export function toolExitCode(part: ToolPart): number | undefined {
   const text =
     typeof part.output === 'string' ? part.output : typeof out?.output === 'string' ? out.output : undefined;
   if (text === undefined) return undefined;
-  const head = text.slice(0, 400);
-  for (const re of EXIT_TEXT) {
-    const m = re.exec(head);
-    if (m) return Number(m[1]);
-  }
+  const m = EXIT_TEXT.exec(text.length > 400 ? text.slice(0, 400) : text);
+  if (m) return Number(m[1]);
   return undefined;
 }
 
@@ -68,30 +61,6 @@ export function failureNote(part: ToolPart): string {
 }
 
 export const FAILURE_SEPARATOR = ' → ';
-
-/**
- * Calls whose latest run in the span failed, oldest first, as "label → exit 1". `previous` are
- * failures carried from earlier summaries; a later success of the same label resolves them.
- */
-export function unresolvedFailures(
-  entries: readonly MessageEntry[],
-  previous: readonly string[] = [],
-): string[] {
-  const latest = new Map<string, string | null>();
-  for (const f of previous) {
-    const at = f.lastIndexOf(FAILURE_SEPARATOR);
-    latest.set(at < 0 ? f : f.slice(0, at), f);
-  }
-  for (const entry of entries) {
-    for (const part of entry.message.parts) {
-      if (part.type !== 'tool' || (part.state !== 'completed' && part.state !== 'error')) continue;
-      const label = toolLabel(part);
-      latest.delete(label);
-      latest.set(label, toolFailed(part) ? `${label}${FAILURE_SEPARATOR}${failureNote(part)}` : null);
-    }
-  }
-  return [...latest.values()].filter((v): v is string => v !== null);
-}
 
 const CONSTRAINT =
   /\b(never|always|don'?t|do not|must|mustn'?t|must not|should ?n[o']t|avoid|make sure|under no circumstances|no matter what)\b/i;

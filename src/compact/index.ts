@@ -10,6 +10,7 @@ export * from './llm-validate.js';
 export * from './overflow-error.js';
 export * from './paths.js';
 export * from './plan.js';
+export * from './span.js';
 export * from './summarizer.js';
 export * from './transcript.js';
 export * from './turns.js';

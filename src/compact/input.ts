@@ -1,7 +1,12 @@
 import type { Estimator } from '../tokens/estimator.js';
 import { stripAppendix } from './appendix.js';
 import type { CompactionPlan } from './plan.js';
-import { SEED_001_FINAL_INSTRUCTION, SEED_001_SYSTEM_PROMPT, SEED_004_PROMPT } from './prompts.js';
+import {
+  SEED_001_FINAL_INSTRUCTION,
+  SEED_001_MARKER_TEXT,
+  SEED_001_SYSTEM_PROMPT,
+  SEED_004_PROMPT,
+} from './prompts.js';
 import { renderBlocks, type TranscriptOptions } from './transcript.js';
 
 export {
@@ -41,6 +46,8 @@ export interface SummaryRequestOptions {
   transcript?: TranscriptOptions;
   /** Measures the request (`tokens`). */
   estimator?: Estimator;
+  /** Ends the transcript with the marker's question, "What did we do so far?" (seed 001 §6.3, X-02). */
+  markerQuestion?: boolean;
 }
 
 /** Builds the summarizer input for a plan. Pure. */
@@ -50,20 +57,30 @@ export function buildSummaryRequest(
 ): SummaryRequest {
   const base = options.prompt === 'seed-001' ? SEED_001_FINAL_INSTRUCTION : SEED_004_PROMPT;
   const instructions = options.instructions?.trim();
-  const blocks = renderBlocks(plan.toSummarize, options.transcript);
-  const request: SummaryRequest = {
+  const request = {
     system: options.system ?? SEED_001_SYSTEM_PROMPT,
     // A001-09: extra lines join the default prompt with a blank line.
     prompt: instructions ? `${base}\n\n${instructions}` : base,
-    transcript: blocks.join('\n\n'),
-    blocks,
     plan,
-  };
+  } as SummaryRequest;
+  // Rendered on first use: the extractive summarizer reads entries and never pays for the text.
+  let blocks: string[] | undefined;
+  let transcript: string | undefined;
+  Object.defineProperties(request, {
+    blocks: { enumerable: true, get: () => (blocks ??= renderRequestBlocks(plan, options)) },
+    transcript: { enumerable: true, get: () => (transcript ??= request.blocks.join('\n\n')) },
+  });
   const previous = plan.previousPivot?.pivot.summary;
   if (previous !== undefined) request.previousSummary = stripAppendix(previous);
   if (instructions) request.instructions = instructions;
   if (options.estimator) request.tokens = requestTokens(request, options.estimator);
   return request;
+}
+
+function renderRequestBlocks(plan: CompactionPlan, options: SummaryRequestOptions): string[] {
+  const blocks = renderBlocks(plan.toSummarize, options.transcript);
+  if (options.markerQuestion) blocks.push(`User: ${SEED_001_MARKER_TEXT}`);
+  return blocks;
 }
 
 export const PREVIOUS_SUMMARY_HEADING = 'Summary of the conversation before the transcript below:';

@@ -49,6 +49,7 @@ const PATCH_FILE = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm;
 const PATCH_MOVE = /^\*\*\* Move to: (.+)$/gm;
 
 function patchFiles(text: string): string[] {
+  if (!text.includes('*** ')) return [];
   const out: string[] = [];
   for (const m of text.matchAll(PATCH_FILE)) out.push(m[1]!.trim());
   for (const m of text.matchAll(PATCH_MOVE)) out.push(m[1]!.trim());
@@ -92,7 +93,9 @@ const NOT_FILE_VERBS = new Set(['cd', 'pushd', 'echo', 'printf', 'export', 'sour
 /** Files read and modified by one shell command line (pipelines and && chains split). */
 export function shellFiles(commandLine: string): ToolFiles {
   // A heredoc body is data, not commands: keep only the line that opens it.
-  const command = commandLine.replace(HEREDOC, (_m, _tag, rest: string) => rest);
+  const command = commandLine.includes('<<')
+    ? commandLine.replace(HEREDOC, (_m, _tag, rest: string) => rest)
+    : commandLine;
   const read: string[] = [];
   const modified: string[] = [];
   modified.push(...patchFiles(commandLine));

@@ -3,9 +3,9 @@ import { messageText } from '../model/message.js';
 import {
   activeWindow,
   isMarkerOnly,
+  isTurnStart,
   latestPivot,
   latestRequestIndex,
-  isTurnStart,
   sumTokens,
   turnRanges,
 } from './turns.js';

@@ -5,6 +5,7 @@ import { toAiSdk } from './serialize/ai-sdk.js';
 import { type AnthropicPayload, toAnthropic } from './serialize/anthropic.js';
 import { type GeminiPayload, toGemini } from './serialize/gemini.js';
 import { type OpenAIChatMessage, toOpenAIChat } from './serialize/openai.js';
+import type { Provider } from './validate/types.js';
 import { buildView, type ViewOptions } from './view.js';
 
 export * from './repair.js';
@@ -17,7 +18,8 @@ export * from './summary.js';
 export * from './validate.js';
 export * from './view.js';
 
-export type ContextFormat = 'ai-sdk' | 'openai' | 'anthropic' | 'gemini';
+/** The request formats condense renders; the same names `validate` takes. */
+export type ContextFormat = Provider;
 
 /** What each format's request carries: the value to put in the provider call. */
 export interface ContextPayloads {
@@ -31,7 +33,7 @@ export type ContextPayload<F extends ContextFormat> = ContextPayloads[F];
 export type RenderOptions<F extends ContextFormat = ContextFormat> = ViewOptions & { format: F };
 
 /** Serializes already-built view messages to `format` (repair included). */
-export function serialize<F extends ContextFormat>(messages: Message[], format: F): ContextPayload<F> {
+export function serializeContext<F extends ContextFormat>(messages: Message[], format: F): ContextPayload<F> {
   const serializers: { [K in ContextFormat]: (m: Message[]) => ContextPayloads[K] } = {
     'ai-sdk': toAiSdk,
     openai: toOpenAIChat,
@@ -47,5 +49,5 @@ export function renderContext<F extends ContextFormat>(
   opts: RenderOptions<F>,
 ): ContextPayload<F> {
   const { format, ...view } = opts;
-  return serialize(buildView(entries, view), format);
+  return serializeContext(buildView(entries, view), format);
 }

@@ -52,10 +52,17 @@ function codeBlock(path: string, lines: number, r: () => number): string {
 
 function testLog(failures: number, r: () => number): string {
   const lines = [' RUN  v4.1.0 /work/app', ''];
-  for (let i = 0; i < 40; i++) lines.push(` ✓ test/routes.test.ts > route ${i} responds (${Math.floor(r() * 90)}ms)`);
+  for (let i = 0; i < 40; i++)
+    lines.push(` ✓ test/routes.test.ts > route ${i} responds (${Math.floor(r() * 90)}ms)`);
   for (let i = 0; i < failures; i++) {
-    lines.push(` × test/auth.test.ts > login rejects empty password #${i}`, '   AssertionError: expected 500 to be 400');
-    lines.push('    at test/auth.test.ts:42:17', '    at processTicksAndRejections (node:internal/process/task_queues:95:5)');
+    lines.push(
+      ` × test/auth.test.ts > login rejects empty password #${i}`,
+      '   AssertionError: expected 500 to be 400',
+    );
+    lines.push(
+      '    at test/auth.test.ts:42:17',
+      '    at processTicksAndRejections (node:internal/process/task_queues:95:5)',
+    );
   }
   lines.push('', ` Tests  ${failures} failed | 40 passed (${40 + failures})`);
   return lines.join('\n');
@@ -76,15 +83,22 @@ function step(r: () => number): AssistantMessage {
   const file = FILES[Math.floor(r() * FILES.length)]!;
   const kind = r();
   const parts: AssistantMessage['parts'] = [{ type: 'text', text: `Looking at ${file} next.` }];
-  if (kind < 0.45) parts.push(tool('read_file', { path: file }, codeBlock(file, 20 + Math.floor(r() * 120), r)));
+  if (kind < 0.45)
+    parts.push(tool('read_file', { path: file }, codeBlock(file, 20 + Math.floor(r() * 120), r)));
   else if (kind < 0.7) {
     const failures = r() < 0.5 ? 1 + Math.floor(r() * 3) : 0;
     parts.push(tool('bash', { command: 'npm test' }, testLog(failures, r), failures > 0 && r() < 0.3));
   } else if (kind < 0.9) {
-    parts.push(tool('edit_file', { path: file, old: 'return 500;', new: 'return 400;' }, 'Edited 1 occurrence.'));
+    parts.push(
+      tool('edit_file', { path: file, old: 'return 500;', new: 'return 400;' }, 'Edited 1 occurrence.'),
+    );
   } else {
-    parts.push(tool('grep', { pattern: 'handler', path: 'src' }, FILES.map((f) => `${f}:12: handler`).join('\n')));
-    parts.push(tool('read_file', { path: 'package.json' }, '{ "name": "app", "scripts": { "test": "vitest" } }'));
+    parts.push(
+      tool('grep', { pattern: 'handler', path: 'src' }, FILES.map((f) => `${f}:12: handler`).join('\n')),
+    );
+    parts.push(
+      tool('read_file', { path: 'package.json' }, '{ "name": "app", "scripts": { "test": "vitest" } }'),
+    );
   }
   return { role: 'assistant', parts };
 }
@@ -105,13 +119,19 @@ export function* syntheticSession(opts: SyntheticOptions): Generator<Message> {
   let produced = 0;
   let turn = 0;
   while (produced < opts.messages) {
-    const request: UserMessage = { role: 'user', parts: [{ type: 'text', text: REQUESTS[turn % REQUESTS.length]! }] };
+    const request: UserMessage = {
+      role: 'user',
+      parts: [{ type: 'text', text: REQUESTS[turn % REQUESTS.length]! }],
+    };
     yield request;
     produced++;
     const n = 1 + Math.floor(r() * steps * 2);
     for (let i = 0; i < n && produced < opts.messages; i++, produced++) yield step(r);
     if (produced < opts.messages) {
-      yield { role: 'assistant', parts: [{ type: 'text', text: `Done with request ${turn + 1}: changes made and tests run.` }] };
+      yield {
+        role: 'assistant',
+        parts: [{ type: 'text', text: `Done with request ${turn + 1}: changes made and tests run.` }],
+      };
       produced++;
     }
     turn++;

@@ -1,7 +1,7 @@
 import type { ModelMessage, ToolResultPart } from 'ai';
 import { InputError } from '../model/errors.js';
-import type { JsonObject, JsonValue } from '../model/json.js';
 import type { AssistantMessage, AssistantPart, ToolPart } from '../model/index.js';
+import type { JsonObject, JsonValue } from '../model/json.js';
 
 type ToolOutcome = { state: 'completed'; output: JsonValue } | { state: 'error'; error: string };
 
@@ -36,7 +36,8 @@ export function fromAiSdkResponse(messages: readonly ModelMessage[]): AssistantM
   messages.forEach((m, mi) => {
     if (m.role === 'assistant') {
       const parts: AssistantPart[] = [];
-      const content = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content;
+      const content =
+        typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content;
       const message: AssistantMessage = { role: 'assistant', parts };
       for (const p of content) {
         if (p.type === 'text') parts.push({ type: 'text', text: p.text });
@@ -68,7 +69,11 @@ export function fromAiSdkResponse(messages: readonly ModelMessage[]): AssistantM
   return out;
 }
 
-function fill(open: Map<string, { message: AssistantMessage; index: number }>, p: ToolResultPart, mi: number) {
+function fill(
+  open: Map<string, { message: AssistantMessage; index: number }>,
+  p: ToolResultPart,
+  mi: number,
+) {
   const slot = open.get(p.toolCallId);
   if (!slot) {
     throw new InputError(`tool result for unknown call '${p.toolCallId}'`, {

@@ -50,7 +50,9 @@ export function buildLog(
   const out: MessageEntry[] = [];
   messages.forEach((m, i) => {
     const parentId = out.at(-1)?.id ?? null;
-    out.push(buildMessageEntry(m, { sessionId, seq: startSeq + i, parentId, id: `e${startSeq + i}` }, estimator));
+    out.push(
+      buildMessageEntry(m, { sessionId, seq: startSeq + i, parentId, id: `e${startSeq + i}` }, estimator),
+    );
   });
   return out;
 }

@@ -1,3 +1,4 @@
+export * from './build.js';
 export * from './entry.js';
 export * from './errors.js';
 export * from './json.js';
@@ -5,4 +6,3 @@ export * from './message.js';
 export * from './parts.js';
 export * from './session.js';
 export * from './validate.js';
-export * from './build.js';

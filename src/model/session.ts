@@ -19,6 +19,9 @@ export interface Calibration {
   /** Provider tokens the prompt had beyond ratio × (log + known overhead), learned from usage. */
   residual: number;
   samples: number;
+  /** The previous sample (raw log estimate, reported tokens): the slope to the next one is the ratio. */
+  anchorRaw?: number;
+  anchorTokens?: number;
 }
 
 /**

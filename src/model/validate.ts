@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { entrySchema, type Entry } from './entry.js';
-import { type InputLocation, InputError } from './errors.js';
+import { type Entry, entrySchema } from './entry.js';
+import { InputError, type InputLocation } from './errors.js';
 import { type Message, messageSchema } from './message.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {

@@ -8,18 +8,29 @@ import {
 import { buildCompactionEntry } from '../model/build.js';
 import type { CompactionEntry, Entry, Pivot } from '../model/entry.js';
 import type { Message } from '../model/message.js';
-import { afterAppend, afterPivot } from './state.js';
 import { numbered, type Session } from './session.js';
+import { afterAppend, afterPivot } from './state.js';
 
 export type CompactionOutcome =
-  | { status: 'compacted'; pivot: CompactionEntry; summary: string; tokensBefore: number; tokensAfter: number; millis: number }
+  | {
+      status: 'compacted';
+      pivot: CompactionEntry;
+      summary: string;
+      tokensBefore: number;
+      tokensAfter: number;
+      millis: number;
+    }
   | { status: 'skipped'; reason: string };
 
 /** Seed 001 §4.3's synthetic message (X-03), off by default. */
 export const CONTINUE_MESSAGE = 'Continue if you have next steps';
 
 function isMarker(e: Entry): boolean {
-  return e.kind === 'message' && e.message.parts.length > 0 && e.message.parts.every((p) => p.type === 'compaction-marker');
+  return (
+    e.kind === 'message' &&
+    e.message.parts.length > 0 &&
+    e.message.parts.every((p) => p.type === 'compaction-marker')
+  );
 }
 
 /**
@@ -48,9 +59,14 @@ export async function runCompaction(
   if ((await config.hooks.beforeCompact?.({ auto: opts.auto, tokensBefore })) === false) {
     return { status: 'skipped', reason: 'cancelled by the beforeCompact hook' };
   }
-  session.events.emit('compaction:start', { auto: opts.auto, reason: opts.markerId ? 'marker' : 'direct', tokensBefore });
+  session.events.emit('compaction:start', {
+    auto: opts.auto,
+    reason: opts.markerId ? 'marker' : 'direct',
+    tokensBefore,
+  });
 
-  const instructions = [config.compaction.instructions, opts.instructions].filter(Boolean).join('\n\n') || undefined;
+  const instructions =
+    [config.compaction.instructions, opts.instructions].filter(Boolean).join('\n\n') || undefined;
   const request = buildSummaryRequest(plan, { instructions, estimator: config.estimator });
   const result = await config.summarizer.summarize(request, opts.signal);
   opts.signal?.throwIfAborted();
@@ -60,6 +76,7 @@ export async function runCompaction(
   let pivotEntry: CompactionEntry | null = null;
   let tokensAfter = 0;
   await log.mutate((record, active) => {
+    pivotEntry = null; // a retried attempt must not report the entry of a failed one
     // Another worker compacted first: theirs stands, ours is dropped (exactly one compaction).
     if (record.state.pivotId !== previousPivotId) return null;
     const pivot: Pivot = pivotOf(plan, summary, result.details, {
@@ -77,7 +94,9 @@ export async function runCompaction(
       { sessionId: record.id, seq: record.nextSeq, parentId: record.headId, createdAt: config.now() },
       config.estimator,
     );
-    const visible = firstKept ? active.filter((e) => e.seq >= firstKept.seq && e.kind === 'message' && !isMarker(e)) : [];
+    const visible = firstKept
+      ? active.filter((e) => e.seq >= firstKept.seq && e.kind === 'message' && !isMarker(e))
+      : [];
     tokensAfter = overhead + calibrated(entry.tokens + visible.reduce((a, e) => a + e.tokens, 0));
     if (tokensAfter >= tokensBefore) throw new NoProgressError({ tokensBefore, predictedAfter: tokensAfter });
     pivot.tokensAfter = tokensAfter;
@@ -115,7 +134,9 @@ function pivotOf(
 function firstKeptEntry(active: Entry[], plan: CompactionPlan): Entry | undefined {
   if (plan.firstKeptId) return active.find((e) => e.id === plan.firstKeptId);
   const through = active.find((e) => e.id === plan.summarizedThroughId);
-  return active.find((e) => through !== undefined && e.seq > through.seq && e.kind === 'message' && !isMarker(e));
+  return active.find(
+    (e) => through !== undefined && e.seq > through.seq && e.kind === 'message' && !isMarker(e),
+  );
 }
 
 async function clearMarker(session: Session): Promise<void> {
@@ -125,7 +146,11 @@ async function clearMarker(session: Session): Promise<void> {
 async function appendContinue(session: Session): Promise<void> {
   const setting = session.config.compaction.continueMessage;
   const text = typeof setting === 'string' ? setting : CONTINUE_MESSAGE;
-  const message: Message = { role: 'user', parts: [{ type: 'text', text, synthetic: true }], metadata: { synthetic: true } };
+  const message: Message = {
+    role: 'user',
+    parts: [{ type: 'text', text, synthetic: true }],
+    metadata: { synthetic: true },
+  };
   await session.log.mutate((record, active) => {
     const added = numbered([message], record, active, session.config);
     return { append: added, state: afterAppend(record.state, added) };

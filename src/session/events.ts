@@ -17,7 +17,10 @@ export class Emitter<E extends object> {
 
   on<K extends keyof E>(event: K, listener: Listener<E[K]>): () => void {
     let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.listeners.set(event, set);
+    }
     set.add(listener as Listener<never>);
     return () => set.delete(listener as Listener<never>);
   }

@@ -59,7 +59,9 @@ export class Log {
    * Computes a write from (record, active) and commits it. `compute` may return null to abandon
    * (e.g. a compaction another worker already did). Returns the appended entries.
    */
-  async mutate<E extends Entry>(compute: (record: SessionRecord, active: Entry[]) => Write<E> | null): Promise<E[]> {
+  async mutate<E extends Entry>(
+    compute: (record: SessionRecord, active: Entry[]) => Write<E> | null,
+  ): Promise<E[]> {
     for (let attempt = 1; ; attempt++) {
       const write = compute(this.record, this.active);
       if (write === null) return [];
@@ -72,7 +74,8 @@ export class Log {
         nextSeq: last ? last.seq + 1 : this.record.nextSeq,
         state: write.state,
       };
-      if (appended.length > 0 && write.update) throw new Error('a write either appends or updates parts, not both');
+      if (appended.length > 0 && write.update)
+        throw new Error('a write either appends or updates parts, not both');
       try {
         this.record = write.update
           ? await this.store.updateParts(write.update, commit)
@@ -93,7 +96,12 @@ export class Log {
       this.active = this.active.map((e) => {
         const u = byId.get(e.id);
         return u && e.kind === 'message'
-          ? ({ ...e, message: { ...e.message, parts: u.parts }, partTokens: u.partTokens, tokens: u.tokens } as Entry)
+          ? ({
+              ...e,
+              message: { ...e.message, parts: u.parts },
+              partTokens: u.partTokens,
+              tokens: u.tokens,
+            } as Entry)
           : e;
       });
     }

@@ -40,7 +40,10 @@ export interface CheckSettings {
 
 export interface SessionHooks {
   /** Runs before a compaction; returning false cancels it. */
-  beforeCompact?: (info: { auto: boolean; tokensBefore: number }) => boolean | undefined | Promise<boolean | undefined>;
+  beforeCompact?: (info: {
+    auto: boolean;
+    tokensBefore: number;
+  }) => boolean | undefined | Promise<boolean | undefined>;
   afterCompact?: (pivot: CompactionEntry) => void | Promise<void>;
 }
 

@@ -38,7 +38,12 @@ export async function runPrune(
   if (opts.batch && (!shouldPlanPrune(total, config) || checkedAt.get(session) === total)) return null;
   if (opts.dryRun) {
     const plan = planPrune(viewOrder(session.log.active), config);
-    return { dryRun: true, parts: plan.prune ? plan.marks.length : 0, tokensSaved: plan.prune ? plan.prunableTokens : 0, plan };
+    return {
+      dryRun: true,
+      parts: plan.prune ? plan.marks.length : 0,
+      tokensSaved: plan.prune ? plan.prunableTokens : 0,
+      plan,
+    };
   }
   let outcome: PruneOutcome | null = null;
   await session.log.mutate((record, active) => {
@@ -50,7 +55,12 @@ export async function runPrune(
     const before: Entry[] = updates.map((u) => byId.get(u.entryId)!);
     const after: Entry[] = updates.map((u) => {
       const e = byId.get(u.entryId) as Extract<Entry, { kind: 'message' }>;
-      return { ...e, message: { ...e.message, parts: u.parts }, tokens: u.tokens, partTokens: u.partTokens } as Entry;
+      return {
+        ...e,
+        message: { ...e.message, parts: u.parts },
+        tokens: u.tokens,
+        partTokens: u.partTokens,
+      } as Entry;
     });
     const state = afterReplace(record.state, before, after);
     outcome = {

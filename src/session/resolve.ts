@@ -36,7 +36,9 @@ export function resolveSession(options: SessionOptions): ResolvedSession {
     inputLimit: limits.inputLimit,
   });
   const estimator =
-    typeof options.estimator === 'object' ? options.estimator : estimatorByName(options.estimator ?? 'heuristic');
+    typeof options.estimator === 'object'
+      ? options.estimator
+      : estimatorByName(options.estimator ?? 'heuristic');
   const compaction = options.compaction ?? {};
   const summarizer =
     compaction.summarizer ?? extractiveSummarizer({ summaryTokens: compaction.summaryTokens, estimator });

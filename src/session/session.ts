@@ -2,6 +2,7 @@ import type { ModelMessage } from 'ai';
 import { afterStepDecision, beforeTurnDecision, type Decision } from '../budget/index.js';
 import { isContextOverflowError } from '../compact/index.js';
 import { type ContextFormat, renderContext } from '../context/index.js';
+import { fromAiSdkResponse } from '../integrations/ai-sdk-messages.js';
 import { buildMessageEntry } from '../model/build.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
 import type { Message } from '../model/message.js';
@@ -10,7 +11,6 @@ import { parseMessage } from '../model/validate.js';
 import type { Store } from '../store/store.js';
 import { hybridEstimate, type TokenEstimate, updateCalibration } from '../tokens/index.js';
 import { normalizeUsage } from '../tokens/usage.js';
-import { fromAiSdkResponse } from '../integrations/ai-sdk-messages.js';
 import { type CompactionOutcome, runCompaction } from './compaction.js';
 import { Emitter, type SessionEvents } from './events.js';
 import { Log } from './log.js';
@@ -95,7 +95,9 @@ export class Session {
   /** Appends messages after validating them; invalid input is rejected whole, nothing written. */
   async append(input: Message | Message[] | unknown): Promise<MessageEntry[]> {
     const list = Array.isArray(input) ? input : [input];
-    const messages = list.map((m, i) => parseMessage(m, { field: Array.isArray(input) ? `[${i}]` : undefined }));
+    const messages = list.map((m, i) =>
+      parseMessage(m, { field: Array.isArray(input) ? `[${i}]` : undefined }),
+    );
     return this.log.mutate((record, active) => {
       const entries = numbered(messages, record, active, this.config);
       return { append: entries, state: afterAppend(record.state, entries) };
@@ -133,7 +135,9 @@ export class Session {
     let decision: Decision | null = null;
     let markerId: string | null = null;
     if (usage && this.config.checks.afterStep) {
-      decision = afterStepDecision(usage, this.config.budget, { countOutput: this.config.checks.countOutput });
+      decision = afterStepDecision(usage, this.config.budget, {
+        countOutput: this.config.checks.countOutput,
+      });
       if (decision.compact) markerId = await this.queueMarker(decision);
     }
     return { entries, usage, decision, markerId };
@@ -145,7 +149,9 @@ export class Session {
     if (pending) return pending;
     const marker: Message = {
       role: 'user',
-      parts: [{ type: 'compaction-marker', auto: decision !== null, ...(instructions ? { instructions } : {}) }],
+      parts: [
+        { type: 'compaction-marker', auto: decision !== null, ...(instructions ? { instructions } : {}) },
+      ],
     };
     const [entry] = await this.log.mutate((record, active) => {
       const added = numbered([marker], record, active, this.config);
@@ -232,7 +238,9 @@ export class Session {
    * Tells condense a model call failed. A context-overflow error leads to one compaction and one
    * retry signal; a second overflow in a row is reported, not looped (A002-10).
    */
-  async recordError(error: unknown): Promise<{ overflow: boolean; retry: boolean; compaction: CompactionOutcome | null }> {
+  async recordError(
+    error: unknown,
+  ): Promise<{ overflow: boolean; retry: boolean; compaction: CompactionOutcome | null }> {
     if (!isContextOverflowError(error)) return { overflow: false, retry: false, compaction: null };
     if (this.overflowRetried) return { overflow: true, retry: false, compaction: null };
     this.overflowRetried = true;

@@ -76,7 +76,15 @@ export function afterPivot(
 
 /** Rebuilds the running figures from a whole log (import of an exported session, repair tools). */
 export function stateFromEntries(entries: Entry[], base: SessionState): SessionState {
-  let state: SessionState = { ...base, activeFromSeq: 0, pivotId: null, activeTokens: 0, unprunedToolTokens: 0, totalTokens: 0, entryCount: 0 };
+  let state: SessionState = {
+    ...base,
+    activeFromSeq: 0,
+    pivotId: null,
+    activeTokens: 0,
+    unprunedToolTokens: 0,
+    totalTokens: 0,
+    entryCount: 0,
+  };
   let visible: Entry[] = [];
   for (const entry of entries) {
     if (entry.kind === 'compaction') {

@@ -53,7 +53,12 @@ describe('summarizer input for a session at 130% of the window (TESTING.md item 
     // About 41,600 tokens of conversation: 130% of a 32k window.
     for (let i = 0; i < 30; i++) {
       messages.push(user(`step ${i}: ${'please look at this carefully '.repeat(40)}`));
-      messages.push(assistant(`done ${i} ${'explanation '.repeat(300)}`, tool('bash', { command: `run ${i}` }, 'y'.repeat(1_000))));
+      messages.push(
+        assistant(
+          `done ${i} ${'explanation '.repeat(300)}`,
+          tool('bash', { command: `run ${i}` }, 'y'.repeat(1_000)),
+        ),
+      );
     }
     const log = entries(messages);
     const total = log.reduce((a, e) => a + e.tokens, 0);
@@ -66,6 +71,7 @@ describe('summarizer input for a session at 130% of the window (TESTING.md item 
     const budget = window - 4_000 - overhead;
     const chunks = chunkTranscript(renderBlocks(plan.toSummarize), budget, estimator);
     expect(chunks.length).toBeGreaterThan(1);
-    for (const chunk of chunks) expect(fitsWindow({ ...request, transcript: chunk }, window, estimator, 4_000)).toBe(true);
+    for (const chunk of chunks)
+      expect(fitsWindow({ ...request, transcript: chunk }, window, estimator, 4_000)).toBe(true);
   });
 });

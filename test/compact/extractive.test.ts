@@ -18,7 +18,10 @@ const session: Message[] = [
   assistant('Looking at the code', tool('Read', { file_path: 'src/auth/index.ts' }, 'export {}')),
   assistant('', tool('Edit', { file_path: 'src/auth/token-store.ts', old_string: 'a', new_string: 'b' })),
   assistant('', tool('bash', { command: 'npm test' }, { output: 'FAIL', exitCode: 1 })),
-  assistant('Fixing expiry.', failedTool('Edit', { file_path: 'src/auth/expiry.ts' }, 'old_string not found')),
+  assistant(
+    'Fixing expiry.',
+    failedTool('Edit', { file_path: 'src/auth/expiry.ts' }, 'old_string not found'),
+  ),
   user('Also add a retry limit of 7.'),
   assistant('Added.', tool('Write', { file_path: 'src/auth/retry.ts', content: 'export const LIMIT = 7' })),
   user('Now document it in README.md'),
@@ -27,7 +30,9 @@ const session: Message[] = [
 
 describe('extractive summarizer', () => {
   it('fills the seven sections of seed 004, in order, then the appendix', async () => {
-    const r = await extractiveSummarizer().summarize(buildSummaryRequest(plan(entries(session), { keepNone: true })));
+    const r = await extractiveSummarizer().summarize(
+      buildSummaryRequest(plan(entries(session), { keepNone: true })),
+    );
     let at = -1;
     for (const title of SEED_004_SECTIONS) {
       const next = r.text.indexOf(`## ${title}`);
@@ -39,7 +44,9 @@ describe('extractive summarizer', () => {
   });
 
   it('extracts files, failures and constraints from the log', async () => {
-    const r = await extractiveSummarizer().summarize(buildSummaryRequest(plan(entries(session), { keepNone: true })));
+    const r = await extractiveSummarizer().summarize(
+      buildSummaryRequest(plan(entries(session), { keepNone: true })),
+    );
     expect(r.details.filesModified).toEqual(['src/auth/token-store.ts', 'src/auth/retry.ts']);
     // The failed edit did not modify expiry.ts.
     expect(r.details.filesRead).toEqual(['src/auth/index.ts', 'src/auth/expiry.ts']);
@@ -54,19 +61,32 @@ describe('extractive summarizer', () => {
 
   it('is deterministic and honours an abort', async () => {
     const request = buildSummaryRequest(plan(entries(session), { keepNone: true }));
-    expect(summarizeExtractive(request, 4000, estimator)).toEqual(summarizeExtractive(request, 4000, estimator));
+    expect(summarizeExtractive(request, 4000, estimator)).toEqual(
+      summarizeExtractive(request, 4000, estimator),
+    );
     const ac = new AbortController();
     ac.abort();
-    await expect(extractiveSummarizer().summarize(request, ac.signal)).rejects.toBeInstanceOf(SummaryRejectedError);
+    await expect(extractiveSummarizer().summarize(request, ac.signal)).rejects.toBeInstanceOf(
+      SummaryRejectedError,
+    );
   });
 
   it('respects the budget and covers the whole span when it must cut (coverage beats recency)', () => {
     const msgs: Message[] = [];
     for (let i = 0; i < 400; i++) {
       msgs.push(user(`Request number ${i}: ${'please handle the details of this step '.repeat(6)}`));
-      msgs.push(assistant(`Handled step ${i}. ${'It went fine. '.repeat(10)}`, tool('bash', { command: `make step-${i}` })));
+      msgs.push(
+        assistant(
+          `Handled step ${i}. ${'It went fine. '.repeat(10)}`,
+          tool('bash', { command: `make step-${i}` }),
+        ),
+      );
     }
-    const r = summarizeExtractive(buildSummaryRequest(plan(entries(msgs), { keepNone: true })), 2_000, estimator);
+    const r = summarizeExtractive(
+      buildSummaryRequest(plan(entries(msgs), { keepNone: true })),
+      2_000,
+      estimator,
+    );
     expect(estimator.text(r.text)).toBeLessThanOrEqual(2_000);
     expect(r.text).toContain('Request number 0:');
     expect(r.text).toContain('Request number 399:');
@@ -75,16 +95,24 @@ describe('extractive summarizer', () => {
   });
 
   it('carries the user instructions into the summary', () => {
-    const request = buildSummaryRequest(plan(entries(session), { keepNone: true }), { instructions: 'Focus on auth.' });
-    expect(summarizeExtractive(request, 4000, estimator).text.startsWith("User's instructions for this summary: Focus on auth.")).toBe(true);
+    const request = buildSummaryRequest(plan(entries(session), { keepNone: true }), {
+      instructions: 'Focus on auth.',
+    });
+    expect(
+      summarizeExtractive(request, 4000, estimator).text.startsWith(
+        "User's instructions for this summary: Focus on auth.",
+      ),
+    ).toBe(true);
   });
 });
 
 /** Text the model sees after a compaction: the summary, then the kept tail. */
 function contextText(log: TestLog): string {
   const pivot = log.all.findLast((e) => e.kind === 'compaction');
-  if (!pivot || pivot.kind !== 'compaction') throw new Error('no pivot');
-  const from = pivot.pivot.firstKeptId ? log.all.findIndex((e) => e.id === pivot.pivot.firstKeptId) : log.all.length;
+  if (pivot?.kind !== 'compaction') throw new Error('no pivot');
+  const from = pivot.pivot.firstKeptId
+    ? log.all.findIndex((e) => e.id === pivot.pivot.firstKeptId)
+    : log.all.length;
   const tail = log.all.slice(from).flatMap((e) => (e.kind === 'message' ? [JSON.stringify(e.message)] : []));
   return [pivot.pivot.summary, ...tail].join('\n');
 }
@@ -99,13 +127,21 @@ describe('planted facts survive 1 to 5 consecutive compactions (TESTING.md item 
       for (let i = 0; i < turns; i++, n++) {
         msgs.push(user(`Task ${n}: look into module m${n}. ${'Some context about it. '.repeat(40)}`));
         msgs.push(assistant('', tool('Read', { file_path: `src/m${n}/index.ts` }, 'z'.repeat(12_000))));
-        msgs.push(assistant(`Module m${n} looks fine. ${'Notes. '.repeat(60)}`, tool('bash', { command: `npm test -- m${n}` })));
+        msgs.push(
+          assistant(
+            `Module m${n} looks fine. ${'Notes. '.repeat(60)}`,
+            tool('bash', { command: `npm test -- m${n}` }),
+          ),
+        );
       }
       log.append(msgs);
     };
     filler(0, [
       user('We are building the billing service. Never push to main, always open a pull request.'),
-      assistant('', tool('Edit', { file_path: 'src/billing/invoice-store.ts', old_string: 'a', new_string: 'b' })),
+      assistant(
+        '',
+        tool('Edit', { file_path: 'src/billing/invoice-store.ts', old_string: 'a', new_string: 'b' }),
+      ),
     ]);
     filler(6);
     filler(0, [user('Set the retry limit to 7 and the cache TTL to 86400 seconds.'), assistant('Done.')]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { extractConstraints, thinEvenly, toolExitCode, toolFailed, unresolvedFailures } from '../../src/compact/facts.js';
+import { extractConstraints, thinEvenly, toolExitCode, toolFailed } from '../../src/compact/facts.js';
 import { shellFiles, toolFiles } from '../../src/compact/paths.js';
+import { unresolvedFailures } from '../../src/compact/span.js';
 import { assistant, entries, failedTool, tool } from './helpers.js';
 
 describe('files touched by tool calls', () => {
@@ -12,7 +13,12 @@ describe('files touched by tool calls', () => {
     ['read_many_files', { paths: ['e.ts', 'f.ts'] }, ['e.ts', 'f.ts'], []],
     ['str_replace_based_edit_tool', { command: 'view', path: 'g.ts' }, ['g.ts'], []],
     ['str_replace_based_edit_tool', { command: 'create', path: 'h.ts', file_text: '' }, [], ['h.ts']],
-    ['apply_patch', { input: '*** Begin Patch\n*** Update File: src/i.ts\n@@\n*** Add File: src/j.ts\n*** End Patch' }, [], ['src/i.ts', 'src/j.ts']],
+    [
+      'apply_patch',
+      { input: '*** Begin Patch\n*** Update File: src/i.ts\n@@\n*** Add File: src/j.ts\n*** End Patch' },
+      [],
+      ['src/i.ts', 'src/j.ts'],
+    ],
     ['TodoWrite', { todos: [] }, [], []],
   ])('%s %j', (name, input, read, modified) => {
     expect(toolFiles(tool(name, input))).toEqual({ read, modified });
@@ -42,7 +48,9 @@ describe('files touched by tool calls', () => {
 describe('failures', () => {
   it('exit codes from fields or text, error states', () => {
     expect(toolExitCode(tool('bash', { command: 'x' }, { exitCode: 2 }))).toBe(2);
-    expect(toolExitCode(tool('shell', { command: 'x' }, { output: 'boom', metadata: { exit_code: 1 } }))).toBe(1);
+    expect(
+      toolExitCode(tool('shell', { command: 'x' }, { output: 'boom', metadata: { exit_code: 1 } })),
+    ).toBe(1);
     expect(toolExitCode(tool('shell', { command: 'x' }, 'Exit code: 127\nWall time: 0.1s'))).toBe(127);
     expect(toolFailed(tool('bash', { command: 'x' }, { exitCode: 0 }))).toBe(false);
     expect(toolFailed(failedTool('edit', { path: 'a' }, 'no match'))).toBe(true);
@@ -55,14 +63,19 @@ describe('failures', () => {
       assistant('', tool('bash', { command: 'npm test' }, { exitCode: 0 })),
     ]);
     expect(unresolvedFailures(log)).toEqual(['npm run lint → exit 1']);
-    expect(unresolvedFailures(entries([assistant('', tool('bash', { command: 'make' }, { exitCode: 0 }))]), ['make → exit 2'])).toEqual([]);
+    expect(
+      unresolvedFailures(entries([assistant('', tool('bash', { command: 'make' }, { exitCode: 0 }))]), [
+        'make → exit 2',
+      ]),
+    ).toEqual([]);
     expect(unresolvedFailures([], ['make → exit 2'])).toEqual(['make → exit 2']);
   });
 });
 
 describe('constraints', () => {
   it('collects rule sentences verbatim', () => {
-    const text = 'Please refactor the parser. Never push to main! You must keep the public API stable.\n- Don\'t touch vendor/';
+    const text =
+      "Please refactor the parser. Never push to main! You must keep the public API stable.\n- Don't touch vendor/";
     expect(extractConstraints(text)).toEqual([
       'Never push to main!',
       'You must keep the public API stable.',

@@ -1,9 +1,9 @@
+import type { CompactionPlan } from '../../src/compact/plan.js';
 import { buildCompactionEntry, buildLog } from '../../src/model/build.js';
 import type { CompactionEntry, Entry, MessageEntry, PivotDetails } from '../../src/model/entry.js';
 import type { Message } from '../../src/model/message.js';
 import type { ToolPart } from '../../src/model/parts.js';
 import { heuristicEstimator } from '../../src/tokens/estimator.js';
-import type { CompactionPlan } from '../../src/compact/plan.js';
 
 export const estimator = heuristicEstimator();
 
@@ -28,7 +28,9 @@ export function failedTool(name: string, input: ToolPart['input'], error: string
 /** Entries with ids e<seq>; `tokens` overrides each entry's estimate when given. */
 export function entries(messages: Message[], startSeq = 0, tokens?: number[]): MessageEntry[] {
   const log = buildLog(messages, estimator, 'test', startSeq);
-  if (tokens) log.forEach((e, i) => (e.tokens = tokens[i] ?? e.tokens));
+  if (tokens) {
+    for (const [i, e] of log.entries()) e.tokens = tokens[i] ?? e.tokens;
+  }
   return log;
 }
 

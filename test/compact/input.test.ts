@@ -30,7 +30,8 @@ describe.skipIf(!existsSync(seedsDir))('seed prompts are verbatim (X-02, X-04, X
       expect(s001).toContain(`\`\`\`\n${text}\n\`\`\``);
     }
     expect(s004).toContain(`\`\`\`\n${SEED_004_PROMPT}\n\`\`\``);
-    for (const title of SEED_004_SECTIONS) expect(SEED_004_PROMPT).toContain(title.replace(' (CRITICAL)', ''));
+    for (const title of SEED_004_SECTIONS)
+      expect(SEED_004_PROMPT).toContain(title.replace(' (CRITICAL)', ''));
   });
 });
 
@@ -53,7 +54,10 @@ describe('buildSummaryRequest', () => {
     const r4 = buildSummaryRequest(plan);
     expect(r4.system).toBe(SEED_001_SYSTEM_PROMPT);
     expect(r4.prompt).toBe(SEED_004_PROMPT);
-    const r1 = buildSummaryRequest(plan, { prompt: 'seed-001', instructions: '  Focus on the auth module.  ' });
+    const r1 = buildSummaryRequest(plan, {
+      prompt: 'seed-001',
+      instructions: '  Focus on the auth module.  ',
+    });
     expect(r1.prompt).toBe(`${SEED_001_FINAL_INSTRUCTION}\n\nFocus on the auth module.`);
     expect(r1.instructions).toBe('Focus on the auth module.');
   });
@@ -69,6 +73,12 @@ describe('buildSummaryRequest', () => {
     expect(material).toContain('User: two');
     expect(prompt).toBe(SEED_004_PROMPT);
     expect(r.tokens).toBe(requestTokens(r, estimator));
+  });
+
+  it('seed 001 marker question ends the transcript when asked (X-02)', () => {
+    const r = buildSummaryRequest(twoCompactions(), { prompt: 'seed-001', markerQuestion: true });
+    expect(r.blocks.at(-1)).toBe(`User: ${SEED_001_MARKER_TEXT}`);
+    expect(buildSummaryRequest(twoCompactions()).transcript).not.toContain(SEED_001_MARKER_TEXT);
   });
 
   it('fitsWindow counts system, material, prompt and the reserved output', () => {

@@ -42,7 +42,10 @@ describe('lineage over k consecutive compactions (TESTING.md item 11)', () => {
   it('summarized ∪ kept = all message entries, no gap, no duplicate', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.array(turnArb, { minLength: 1, maxLength: 6 }), optionsArb), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.array(turnArb, { minLength: 1, maxLength: 6 }), optionsArb), {
+          minLength: 1,
+          maxLength: 6,
+        }),
         (rounds) => {
           const log = new TestLog();
           const summarized: string[] = [];

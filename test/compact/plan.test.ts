@@ -40,7 +40,11 @@ describe('planCompaction: the kept tail', () => {
 
   it('seed 002 partition (A002-03): whole turns while the total stays ≤ 30,000', () => {
     const { messages } = turns(5);
-    const log = entries(messages, 0, messages.map(() => 7_500));
+    const log = entries(
+      messages,
+      0,
+      messages.map(() => 7_500),
+    );
     const p = plan(log, { keepTurns: Infinity, keepTokens: 30_000, minKeepLatestTurn: false });
     expect(ids(p.toKeep)).toEqual(['e6', 'e7', 'e8', 'e9']); // turns 4 and 5: 15,000 + 15,000
     expect(p.summarizedThroughId).toBe('e5');
@@ -91,7 +95,8 @@ describe('planCompaction: the kept tail', () => {
 describe('planCompaction: a single turn too large to keep', () => {
   it('one user turn with 100 tool steps compacts, split at a step boundary', () => {
     const msgs: Message[] = [user('Fix every failing test in the repo')];
-    for (let i = 0; i < 100; i++) msgs.push(assistant('', tool('bash', { command: `npm test -- ${i}` }, 'x'.repeat(8000))));
+    for (let i = 0; i < 100; i++)
+      msgs.push(assistant('', tool('bash', { command: `npm test -- ${i}` }, 'x'.repeat(8000))));
     const log = entries(msgs);
     const p = plan(log);
     expect(p.toKeep.length).toBeGreaterThan(0);
@@ -134,7 +139,10 @@ describe('planCompaction: recursive compaction (seed 002, A002-01)', () => {
       lastUserRequest: 'request 5',
     });
     const more = turns(8).messages.slice(10); // turns 6-8
-    log.append(more, more.map(() => 100));
+    log.append(
+      more,
+      more.map(() => 100),
+    );
     const second = plan(log.all);
     expect(second.previousPivot?.id).toBe(pivot1.id);
     // turns 4, 5, 6 (kept by compact-001, then newer) are summarized with summary 1; 7-8 kept.

@@ -24,7 +24,11 @@ describe('shortenMiddle', () => {
 
 describe('transcript of entries to summarize', () => {
   it('roles and tool calls as readable lines; exit codes shown', () => {
-    const run: ToolPart = tool('bash', { command: 'npm test' }, { output: 'FAIL src/a.test.ts', exitCode: 1 });
+    const run: ToolPart = tool(
+      'bash',
+      { command: 'npm test' },
+      { output: 'FAIL src/a.test.ts', exitCode: 1 },
+    );
     const text = renderTranscript(entries([user('Fix the tests'), assistant('Running them', run)]));
     expect(text).toBe(
       'User: Fix the tests\n\nAssistant: Running them\n[tool bash] {"command":"npm test"} → (exit 1) {"output":"FAIL src/a.test.ts","exitCode":1}',
@@ -51,10 +55,10 @@ describe('transcript of entries to summarize', () => {
           { type: 'file', mediaType: 'application/pdf', url: 'https://x.test/docs/spec.pdf?v=2' },
         ],
       },
-      assistant(
-        '',
-        { ...tool('screenshot', {}, 'taken'), attachments: [{ type: 'file', mediaType: 'image/jpeg', data, filename: 'shot.jpg' }] } as ToolPart,
-      ),
+      assistant('', {
+        ...tool('screenshot', {}, 'taken'),
+        attachments: [{ type: 'file', mediaType: 'image/jpeg', data, filename: 'shot.jpg' }],
+      } as ToolPart),
     ];
     const text = renderTranscript(entries(msgs));
     expect(text).toContain('[image: screen.png]');
@@ -78,8 +82,16 @@ describe('transcript of entries to summarize', () => {
   });
 
   it('errors and interrupted calls are visible', () => {
-    const pending: ToolPart = { type: 'tool', callId: 'p', name: 'bash', input: { command: 'sleep 99' }, state: 'pending' };
-    const text = renderTranscript(entries([assistant('', failedTool('edit', { path: 'x' }, 'no match'), pending)]));
+    const pending: ToolPart = {
+      type: 'tool',
+      callId: 'p',
+      name: 'bash',
+      input: { command: 'sleep 99' },
+      state: 'pending',
+    };
+    const text = renderTranscript(
+      entries([assistant('', failedTool('edit', { path: 'x' }, 'no match'), pending)]),
+    );
     expect(text).toContain('→ (error) no match');
     expect(text).toContain('(no result: the call was interrupted)');
   });

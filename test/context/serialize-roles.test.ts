@@ -92,6 +92,14 @@ describe('Anthropic turn structure', () => {
     expect(validate(out, 'anthropic')).toEqual([]);
   });
 
+  it('a request ending on an assistant turn (prefill) loses only trailing whitespace of its last text', () => {
+    const out = toAnthropic([user('q'), assistant(signed, 'answer \n')]);
+    expect(out.messages[1]!.content).toEqual([
+      { type: 'thinking', thinking: 'plan: read a', signature: 'EqQBCkYI+/=' },
+      { type: 'text', text: 'answer' },
+    ]);
+  });
+
   it('an empty history still makes a valid request', () => {
     expect(toAnthropic([])).toEqual({
       messages: [{ role: 'user', content: [{ type: 'text', text: '(continuing)' }] }],

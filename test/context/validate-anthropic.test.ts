@@ -223,6 +223,11 @@ describe('validate(anthropic)', () => {
         }),
       'tool-use-input',
     ],
+    [
+      'a final assistant turn ending in whitespace',
+      () => withMessages((m) => m.push({ role: 'assistant', content: [{ type: 'text', text: 'prefill ' }] })),
+      'final-assistant-whitespace',
+    ],
   ];
   for (const [name, payload, rule] of bad) {
     it(`rejects ${name} (${rule})`, () => {

@@ -2,7 +2,10 @@ import type { AssistantMessage, Message, ToolPart, UserMessage } from '../../src
 
 export const user = (text: string): UserMessage => ({ role: 'user', parts: [{ type: 'text', text }] });
 
-export const say = (text: string): AssistantMessage => ({ role: 'assistant', parts: [{ type: 'text', text }] });
+export const say = (text: string): AssistantMessage => ({
+  role: 'assistant',
+  parts: [{ type: 'text', text }],
+});
 
 let n = 0;
 export function toolCall(name: string, input: Record<string, string>, output: string): ToolPart {

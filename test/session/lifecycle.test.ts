@@ -5,7 +5,11 @@ import { openSession } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
 import { say, turn, user } from './helpers.js';
 
-const small = { model: 'test-model', limits: { contextWindow: 20_000, maxOutput: 2_000 }, prune: false as const };
+const small = {
+  model: 'test-model',
+  limits: { contextWindow: 20_000, maxOutput: 2_000 },
+  prune: false as const,
+};
 
 describe('after-step trigger (seeds 000/001)', () => {
   it('queues one marker on overflow, emits overflow, and prepare() compacts before the next call', async () => {
@@ -15,12 +19,18 @@ describe('after-step trigger (seeds 000/001)', () => {
     session.on('overflow', (e) => overflows.push(e.decision.tokens));
     await session.append(turn('first request about parser.ts', 3, 4_000));
     await session.append(user('second request'));
-    const step = await session.recordStep({ message: say('ok'), usage: { prompt_tokens: 19_500, completion_tokens: 100 } });
+    const step = await session.recordStep({
+      message: say('ok'),
+      usage: { prompt_tokens: 19_500, completion_tokens: 100 },
+    });
     expect(step.decision?.compact).toBe(true);
     expect(step.markerId).not.toBeNull();
     expect(overflows).toEqual([19_600]);
     // A second overflowing step does not queue a second marker (A001-14).
-    const again = await session.recordStep({ message: say('still'), usage: { prompt_tokens: 19_700, completion_tokens: 10 } });
+    const again = await session.recordStep({
+      message: say('still'),
+      usage: { prompt_tokens: 19_700, completion_tokens: 10 },
+    });
     expect(again.markerId).toBe(step.markerId);
     expect(session.record.state.pendingMarkerId).toBe(step.markerId);
 
@@ -40,7 +50,10 @@ describe('after-step trigger (seeds 000/001)', () => {
     ]) {
       const session = await openSession(memoryStore(), 's', options);
       await session.append(user('hi'));
-      const step = await session.recordStep({ message: say('ok'), usage: { prompt_tokens: 10_000_000, completion_tokens: 1 } });
+      const step = await session.recordStep({
+        message: say('ok'),
+        usage: { prompt_tokens: 10_000_000, completion_tokens: 1 },
+      });
       expect(step.decision?.compact).toBe(false);
       expect(step.markerId).toBeNull();
       const prepared = await session.prepare();
@@ -51,7 +64,10 @@ describe('after-step trigger (seeds 000/001)', () => {
 
 describe('before-turn trigger (seeds 003/004)', () => {
   it('a single user turn with 100 tool steps compacts between steps and stays valid', async () => {
-    const session = await openSession(memoryStore(), 's', { ...small, limits: { contextWindow: 40_000, maxOutput: 4_000 } });
+    const session = await openSession(memoryStore(), 's', {
+      ...small,
+      limits: { contextWindow: 40_000, maxOutput: 4_000 },
+    });
     await session.append(user('Refactor every module under src/ and never touch src/legacy.ts'));
     let compactions = 0;
     for (let i = 0; i < 100; i++) {
@@ -64,7 +80,9 @@ describe('before-turn trigger (seeds 003/004)', () => {
     const { messages, tokens } = await session.prepare({ format: 'openai' });
     expect(tokens.tokens).toBeLessThan(40_000);
     // The request is still there verbatim after compacting in the middle of its turn.
-    expect(JSON.stringify(messages)).toContain('Refactor every module under src/ and never touch src/legacy.ts');
+    expect(JSON.stringify(messages)).toContain(
+      'Refactor every module under src/ and never touch src/legacy.ts',
+    );
   });
 });
 
@@ -74,7 +92,10 @@ describe('calibration', () => {
     await session.append(turn('read things', 5, 10_000));
     const before = session.estimate().tokens;
     const chars = JSON.stringify((await session.prepare({ format: 'openai' })).messages).length;
-    await session.recordStep({ message: say('done'), usage: { prompt_tokens: Math.round(chars / 2.5), completion_tokens: 5 } });
+    await session.recordStep({
+      message: say('done'),
+      usage: { prompt_tokens: Math.round(chars / 2.5), completion_tokens: 5 },
+    });
     // Compaction dropped lastUsage? No: none happened. Next turn adds another 50k chars.
     await session.append(turn('more', 5, 10_000, 'more'));
     const chars2 = JSON.stringify((await session.prepare({ format: 'openai' })).messages).length;
@@ -114,14 +135,21 @@ describe('provider overflow errors', () => {
     const session = await openSession(memoryStore(), 's', small);
     await session.append(turn('a request', 4, 3_000));
     await session.append(turn('latest request', 2, 3_000, 'l'));
-    const overflow = Object.assign(new Error("This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."), {
-      statusCode: 400,
-    });
+    const overflow = Object.assign(
+      new Error(
+        "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+      ),
+      {
+        statusCode: 400,
+      },
+    );
     const first = await session.recordError(overflow);
     expect(first).toMatchObject({ overflow: true, retry: true });
     const second = await session.recordError(overflow);
     expect(second).toMatchObject({ overflow: true, retry: false });
-    expect(await session.recordError(new Error('429 Too Many Requests: rate limit exceeded'))).toMatchObject({ overflow: false });
+    expect(await session.recordError(new Error('429 Too Many Requests: rate limit exceeded'))).toMatchObject({
+      overflow: false,
+    });
   });
 });
 

@@ -26,7 +26,8 @@ const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp
  *   `redactedData` becomes redacted_thinking;
  * - tool_use ids are made unique and API-safe (tau-bench repeats ids; Anthropic rejects repeats),
  *   each result following its call's new id, so pairing is by position;
- * - the request may end on tool results: that is the normal tool loop, no filler is added.
+ * - the request may end on tool results: that is the normal tool loop, no filler is added; one
+ *   ending on an assistant turn (a prefill) has trailing whitespace trimmed from its last text.
  */
 export function toAnthropic(messages: Message[]): AnthropicPayload {
   const { system, messages: rest } = prepare(messages, { hoistSystem: true, leadingUser: true });
@@ -59,7 +60,7 @@ export function toAnthropic(messages: Message[]): AnthropicPayload {
       if (results.length > 0) turns.push({ role: 'user', content: results });
     }
   }
-  const payload: AnthropicPayload = { messages: alternate(turns) };
+  const payload: AnthropicPayload = { messages: trimFinalAssistant(alternate(turns)) };
   return system.length > 0 ? { system: system.join('\n\n'), ...payload } : payload;
 }
 
@@ -83,6 +84,19 @@ function alternate(turns: AnthropicMessage[]): AnthropicMessage[] {
         : merged;
   }
   return out;
+}
+
+/**
+ * A request ending on an assistant turn is a prefill, and Anthropic rejects one whose text ends in
+ * whitespace; only that last text block is trimmed (thinking blocks are never touched).
+ */
+function trimFinalAssistant(turns: AnthropicMessage[]): AnthropicMessage[] {
+  const last = turns.at(-1);
+  const block = last?.content.at(-1);
+  if (last?.role !== 'assistant' || block?.type !== 'text' || block.text.trimEnd() === block.text)
+    return turns;
+  last.content = [...last.content.slice(0, -1), { type: 'text', text: block.text.trimEnd() }];
+  return turns;
 }
 
 function thinkingBlock(part: ReasoningPart): AnthropicBlock | null {

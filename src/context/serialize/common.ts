@@ -9,28 +9,29 @@ export const EMPTY_OUTPUT_TEXT = '(no output)';
 export const EMPTY_ERROR_TEXT = '(the tool failed without a message)';
 
 /** The result half of a tool part, whatever its state (unfinished ones count as interrupted). */
-export interface ToolResult {
+export interface ToolResultView {
   isError: boolean;
-  /** The output as text: strings as they are, other JSON serialized; never empty. */
+  /** The output as text: strings as they are, other JSON serialized; never blank (some providers reject it). */
   text: string;
   /** The output as stored (the error text for failures). */
   value: JsonValue;
   attachments: FilePart[];
 }
 
-export function toolResult(part: ToolPart): ToolResult {
+export function toolResult(part: ToolPart): ToolResultView {
   switch (part.state) {
     case 'completed': {
       const text = typeof part.output === 'string' ? part.output : (JSON.stringify(part.output) ?? '');
+      const blank = text.trim() === '';
       return {
         isError: false,
-        text: text === '' ? EMPTY_OUTPUT_TEXT : text,
-        value: part.output === '' ? EMPTY_OUTPUT_TEXT : part.output,
+        text: blank ? EMPTY_OUTPUT_TEXT : text,
+        value: blank ? EMPTY_OUTPUT_TEXT : part.output,
         attachments: part.attachments ?? [],
       };
     }
     case 'error': {
-      const text = part.error === '' ? EMPTY_ERROR_TEXT : part.error;
+      const text = part.error.trim() === '' ? EMPTY_ERROR_TEXT : part.error;
       return { isError: true, text, value: text, attachments: part.attachments ?? [] };
     }
     default:
@@ -89,7 +90,7 @@ export function continuingMessage(): UserMessage {
   };
 }
 
-export interface Prepared {
+export interface PreparedMessages {
   /** Texts of every system message, in order (for providers with one system slot). */
   system: string[];
   /** Repaired messages; without system messages when they were hoisted. */
@@ -104,7 +105,7 @@ export interface PrepareOptions {
 }
 
 /** repair(), then the provider-level adjustments shared by several serializers. */
-export function prepare(messages: Message[], opts: PrepareOptions): Prepared {
+export function prepare(messages: Message[], opts: PrepareOptions): PreparedMessages {
   const repaired = repair(messages);
   const system: string[] = [];
   let rest = repaired;

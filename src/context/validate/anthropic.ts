@@ -8,7 +8,8 @@ const ASSISTANT_BLOCKS = new Set(['text', 'thinking', 'redacted_thinking', 'tool
  * Anthropic Messages rules: `system` only in its slot; first message user; strict alternation;
  * every tool_use answered in the immediately following user message, tool_result blocks first; no
  * orphan or repeated result; tool_use ids unique and well formed, input an object; no empty
- * content or blank text; thinking blocks signed.
+ * content or blank text; thinking blocks signed; a final assistant turn (prefill) not ending in
+ * whitespace.
  */
 export function validateAnthropic(payload: unknown): Violation[] {
   const v = new Violations();
@@ -46,7 +47,24 @@ export function validateAnthropic(payload: unknown): Violation[] {
     }
   }
   if (pending !== null) reportMissing(v, pending);
+  checkFinalAssistant(v, messages);
   return v.list;
+}
+
+/** A final assistant turn is a prefill: its content may not end in whitespace. */
+function checkFinalAssistant(v: Violations, messages: unknown[]): void {
+  const last = messages.at(-1);
+  if (!isObj(last) || last.role !== 'assistant') return;
+  const content = last.content;
+  const tail = typeof content === 'string' ? content : Array.isArray(content) ? content.at(-1) : undefined;
+  const text = typeof tail === 'string' ? tail : isObj(tail) && tail.type === 'text' ? tail.text : undefined;
+  if (typeof text === 'string' && text !== text.trimEnd()) {
+    v.add(
+      messages.length - 1,
+      'final-assistant-whitespace',
+      'a final assistant turn cannot end with whitespace',
+    );
+  }
 }
 
 function reportMissing(v: Violations, pending: { calls: OpenCalls; at: number }): void {

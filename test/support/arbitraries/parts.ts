@@ -26,10 +26,11 @@ export const jsonValueArb: fc.Arbitrary<JsonValue> = fc.oneof(
 );
 export const jsonObjectArb: fc.Arbitrary<JsonObject> = fc.dictionary(key, jsonValueArb, { maxKeys: 3 });
 
-/** Text including the empty and whitespace-only strings providers reject. */
+/** Text including the empty, whitespace-only and whitespace-ended strings providers reject. */
 export const textArb = fc.oneof(
   { weight: 6, arbitrary: fc.string({ minLength: 1, maxLength: 40 }) },
   { weight: 1, arbitrary: fc.constantFrom('', ' ', '\n\t') },
+  { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 20 }).map((s) => `${s}\n`) },
 );
 
 export const textPartArb: fc.Arbitrary<TextPart> = fc.record(
