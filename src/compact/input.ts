@@ -20,7 +20,10 @@ export {
 
 export type SummaryPromptStyle = 'seed-001' | 'seed-004';
 
-/** Everything a summarizer needs, already rendered as text; `plan` for summarizers that read entries. */
+/**
+ * Everything a summarizer needs as text, plus `plan` for summarizers that read entries. The text
+ * fields are rendered on first read, so a summarizer that never reads them never pays for them.
+ */
 export interface SummaryRequest {
   system: string;
   /** The final instruction (seed prompt, then the user's instructions). */
@@ -32,7 +35,7 @@ export interface SummaryRequest {
   previousSummary?: string;
   instructions?: string;
   plan: CompactionPlan;
-  /** Estimated prompt tokens as sent, when an estimator was given. */
+  /** Estimated prompt tokens as sent, when an estimator was given (computed on first read). */
   tokens?: number;
 }
 
@@ -73,7 +76,14 @@ export function buildSummaryRequest(
   const previous = plan.previousPivot?.pivot.summary;
   if (previous !== undefined) request.previousSummary = stripAppendix(previous);
   if (instructions) request.instructions = instructions;
-  if (options.estimator) request.tokens = requestTokens(request, options.estimator);
+  const { estimator } = options;
+  if (estimator) {
+    let tokens: number | undefined;
+    Object.defineProperty(request, 'tokens', {
+      enumerable: true,
+      get: () => (tokens ??= requestTokens(request, estimator)),
+    });
+  }
   return request;
 }
 

@@ -1,8 +1,10 @@
 import {
   buildSummaryRequest,
   type CompactionPlan,
+  DEFAULT_PLAN_OPTIONS,
   FloorTooLargeError,
   NoProgressError,
+  type PlanOptions,
   planCompaction,
 } from '../compact/index.js';
 import { buildCompactionEntry } from '../model/build.js';
@@ -44,16 +46,16 @@ export async function runCompaction(
   const started = Date.now();
   const { config, log } = session;
   const previousPivotId = log.record.state.pivotId;
-  const plan = planCompaction(log.active, config.compaction.plan ?? {});
-  if ('nothing' in plan) {
-    if (opts.markerId) await clearMarker(session);
-    return { status: 'skipped', reason: plan.reason };
-  }
   const estimate = session.estimate();
   const tokensBefore = estimate.tokens;
   const calibrated = (raw: number) => Math.ceil(raw * estimate.ratio);
   const overhead = calibrated(config.overheadRaw);
   const limit = config.budget.limit;
+  const plan = planCompaction(log.active, planOptions(session, limit, estimate.ratio));
+  if ('nothing' in plan) {
+    if (opts.markerId) await clearMarker(session);
+    return { status: 'skipped', reason: plan.reason };
+  }
   const floor = overhead + calibrated(plan.predictedTailTokens);
   if (limit !== null && floor > limit) throw new FloorTooLargeError({ floorTokens: floor, budget: limit });
   if ((await config.hooks.beforeCompact?.({ auto: opts.auto, tokensBefore })) === false) {
@@ -111,6 +113,20 @@ export async function runCompaction(
   session.events.emit('compaction:end', { pivot, tokensBefore, tokensAfter, millis });
   await config.hooks.afterCompact?.(pivot);
   return { status: 'compacted', pivot, summary, tokensBefore, tokensAfter, millis };
+}
+
+/** Share of the trigger limit the verbatim tail may take, so the context after has room to grow. */
+const MAX_TAIL_SHARE = 0.4;
+
+/**
+ * The configured plan, with the kept tail capped by the budget: seed 002's 30,000 tokens suit a
+ * 200k window, but with a small one they would leave the context as full as before.
+ */
+function planOptions(session: Session, limit: number | null, ratio: number): PlanOptions {
+  const plan = session.config.compaction.plan ?? {};
+  if (limit === null || plan.keepNone) return plan;
+  const cap = Math.max(1, Math.floor((limit * MAX_TAIL_SHARE) / Math.max(ratio, 0.01)));
+  return { ...plan, keepTokens: Math.min(plan.keepTokens ?? DEFAULT_PLAN_OPTIONS.keepTokens, cap) };
 }
 
 function pivotOf(
