@@ -53,7 +53,7 @@ export function parseClaudeCodeLines(lines: JsonLine[], where: ImportWhere = {})
           ? { summary: true, ...(boundary ? { compaction: boundary } : {}) }
           : undefined;
       if (metadata) boundary = undefined;
-      addUser(b, rec, w, rec.isMeta === true ? { meta: true } : metadata);
+      addUser(b, rec, w, rec.isMeta === true ? { meta: true, synthetic: true } : metadata);
     } else if (type === 'assistant') {
       addAssistant(b, rec, w, byResponseId);
     }
@@ -62,6 +62,8 @@ export function parseClaudeCodeLines(lines: JsonLine[], where: ImportWhere = {})
   const messages = b.finish({ file: where.file });
   return { format: 'claude-code', ...(sessionId ? { sessionId } : {}), messages, warnings: b.warnings };
 }
+
+const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
 
 function addUser(b: TranscriptBuilder, rec: Rec, w: ImportWhere, metadata: JsonObject | undefined): void {
   const message = needRecord(rec.message, w, 'message');
@@ -83,6 +85,10 @@ function addUser(b: TranscriptBuilder, rec: Rec, w: ImportWhere, metadata: JsonO
         }
       } else b.warnings.push(`line ${w.line}: ${field} of type ${type} skipped`);
     });
+  }
+  // The client's own notes ("[Request interrupted by user]") are not the user's words.
+  if (user.parts.length > 0 && user.parts.every((p) => p.type === 'text' && INTERRUPTED.test(p.text))) {
+    user.metadata = { ...user.metadata, synthetic: true };
   }
   // A line holding only tool results adds nothing of its own: the results live in their calls.
   if (user.parts.length > 0) b.push({ message: user, ...createdAt(rec) }, { line: w.line });

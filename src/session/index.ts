@@ -1,5 +1,6 @@
 export { CONTINUE_MESSAGE, type CompactionOutcome } from './compaction.js';
 export type { SessionEvents } from './events.js';
+export { compactionThatSummarized, type ForkMode, planFork } from './fork.js';
 export type {
   CheckSettings,
   CompactionSettings,

@@ -13,6 +13,7 @@ import { hybridEstimate, type TokenEstimate, updateCalibration } from '../tokens
 import { normalizeUsage } from '../tokens/usage.js';
 import { type CompactionOutcome, runCompaction } from './compaction.js';
 import { Emitter, type SessionEvents } from './events.js';
+import { type ForkMode, planFork, writeFork } from './fork.js';
 import { Log } from './log.js';
 import type { SessionOptions } from './options.js';
 import { type PruneOutcome, runPrune } from './prune.js';
@@ -246,6 +247,27 @@ export class Session {
     this.overflowRetried = true;
     const compaction = await this.compact({ auto: true });
     return { overflow: true, retry: compaction.status === 'compacted', compaction };
+  }
+
+  /**
+   * Starts a new session from this one at entry `at` (default: the head). The source is never
+   * changed. See ForkMode for what the fork starts with.
+   */
+  async fork(newId: string, opts: { at?: string; mode?: ForkMode } = {}): Promise<Session> {
+    const log = await this.history();
+    const at = opts.at ?? this.log.record.headId;
+    if (!at) throw new Error('cannot fork an empty session');
+    const mode = opts.mode ?? 'exact';
+    await writeFork(
+      this.log.store,
+      this.log.record,
+      newId,
+      planFork(log, at, mode),
+      at,
+      mode,
+      this.config.now(),
+    );
+    return Session.open(this.log.store, newId, this.options);
   }
 
   /** Every entry of the session, oldest first (reads the whole log: not for the per-turn path). */

@@ -1,0 +1,86 @@
+import { type CompactionEntry, type Entry, isCompactionEntry } from '../model/entry.js';
+import { emptySessionState, type SessionRecord } from '../model/session.js';
+import type { Store } from '../store/store.js';
+import { stateFromEntries } from './state.js';
+
+/**
+ * How a fork starts (seed 002 "Smart Forking"):
+ * - 'exact' (default): the log as it stood at the fork point, pivots included, so the fork's view
+ *   is exactly what the model saw then — no history from before a pivot leaks in.
+ * - 'full': every message up to the fork point verbatim, no pivots ("full reconstruction").
+ * - 'summary': seed 002's literal default. If a later compaction summarized the fork point, the
+ *   fork starts from that summary alone (it may mention turns after the fork point); else 'exact'.
+ */
+export type ForkMode = 'exact' | 'full' | 'summary';
+
+export interface ForkPlan {
+  entries: Entry[];
+  /** The compaction whose summary seeds a 'summary' fork. */
+  fromSummary: CompactionEntry | null;
+}
+
+/** The compaction that summarized `entry`: the first pivot after it whose summarized span holds it. */
+export function compactionThatSummarized(log: Entry[], entry: Entry): CompactionEntry | null {
+  const seqOf = new Map(log.map((e) => [e.id, e.seq]));
+  for (const e of log) {
+    if (!isCompactionEntry(e) || e.seq <= entry.seq) continue;
+    const through = seqOf.get(e.pivot.summarizedThroughId) ?? -1;
+    if (entry.seq <= through) return e;
+  }
+  return null;
+}
+
+/** Pure: which entries the new session starts with. `log` is the source's whole log in seq order. */
+export function planFork(log: Entry[], atId: string, mode: ForkMode): ForkPlan {
+  const at = log.find((e) => e.id === atId);
+  if (!at) throw new Error(`cannot fork: no entry '${atId}' in the session`);
+  const upTo = log.filter((e) => e.seq <= at.seq);
+  if (mode === 'full') return { entries: upTo.filter((e) => e.kind === 'message'), fromSummary: null };
+  if (mode === 'summary') {
+    const summarizer = compactionThatSummarized(log, at);
+    if (summarizer) {
+      const seed: CompactionEntry = { ...summarizer, pivot: { ...summarizer.pivot, firstKeptId: null } };
+      return { entries: [seed], fromSummary: summarizer };
+    }
+  }
+  return { entries: upTo, fromSummary: null };
+}
+
+/** Writes the fork as a new session, renumbered and relinked; the source is never changed. */
+export async function writeFork(
+  store: Store,
+  source: SessionRecord,
+  newId: string,
+  plan: ForkPlan,
+  atId: string,
+  mode: ForkMode,
+  now: number,
+): Promise<void> {
+  if (await store.getSession(newId)) throw new Error(`cannot fork: session '${newId}' already exists`);
+  const entries: Entry[] = plan.entries.map((e, i) => ({
+    ...structuredClone(e),
+    sessionId: newId,
+    seq: i,
+    parentId: i === 0 ? null : plan.entries[i - 1]!.id,
+  }));
+  const metadata = { ...source.metadata, forkedFrom: { session: source.id, entryId: atId, mode } };
+  const record: SessionRecord = {
+    id: newId,
+    createdAt: now,
+    updatedAt: now,
+    headId: null,
+    version: 0,
+    nextSeq: 0,
+    metadata,
+    state: emptySessionState(),
+  };
+  await store.createSession(record);
+  await store.append(entries, {
+    sessionId: newId,
+    expectedVersion: 0,
+    headId: entries.at(-1)?.id ?? null,
+    nextSeq: entries.length,
+    state: { ...stateFromEntries(entries, record.state), calibration: source.state.calibration },
+    metadata,
+  });
+}

@@ -1,0 +1,141 @@
+/**
+ * Replays a real session through a Session as an agent would: user messages are appended, and
+ * each assistant step is preceded by prepare() (which compacts and prunes as configured) and
+ * followed by recordStep() with the usage a simulated provider reports for the prepared request.
+ */
+import type { AnthropicPayload } from '../../src/context/index.js';
+import type { ImportedSession } from '../../src/import/index.js';
+import { openSession, type Session } from '../../src/session/index.js';
+import { memoryStore } from '../../src/store/index.js';
+import { heuristicEstimator } from '../../src/tokens/estimator.js';
+import { countWithTokenizer } from '../../src/tokens/exact.js';
+import { FORMATS, type RealSession, renderAll, violationsOf } from './support.js';
+
+const estimator = heuristicEstimator();
+
+/**
+ * Tokens the simulated provider reports as the prompt: the o200k_base tokens of the Anthropic
+ * request JSON it receives (a real tokenizer, over the wire format, so it disagrees with the
+ * chars/4 estimate of the parts the way a real provider does), plus tool schemas and framing the
+ * agent never declared. Real usage from the files cannot serve once condense has compacted: it
+ * counts the uncompacted prompt the original agent sent.
+ */
+export const UNDECLARED_TOKENS = 600;
+export function providerPromptTokens(payload: AnthropicPayload): number {
+  return countWithTokenizer('o200k_base', JSON.stringify(payload)) + UNDECLARED_TOKENS;
+}
+
+export interface ReplayLimits {
+  contextWindow: number;
+  maxOutput: number;
+  /** Room for the conversation once the system prompt and output are reserved. */
+  space: number;
+  keepTokens: number;
+  summaryTokens: number;
+  /** Raw (chars/4) tokens of the whole conversation. */
+  conversation: number;
+}
+
+const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.round(x)));
+
+/**
+ * A window small against the session: the conversation gets a fifth of the session's size (1,500
+ * to 16,000 tokens), so every session longer than twice that must compact several times. The
+ * Claude Code and Codex sessions get windows of 19k–24k tokens.
+ */
+export function replayLimits(imported: ImportedSession): ReplayLimits {
+  const conversation = imported.messages.reduce((a, m) => a + estimator.message(m.message), 0);
+  const space = clamp(conversation / 5, 1_500, 16_000);
+  const maxOutput = clamp(space / 8, 256, 2_000);
+  const system = estimator.text(imported.system ?? '');
+  return {
+    contextWindow: system + UNDECLARED_TOKENS + space + maxOutput,
+    maxOutput,
+    space,
+    keepTokens: Math.floor(space / 4),
+    summaryTokens: Math.floor(space / 4),
+    conversation,
+  };
+}
+
+export interface StepFigure {
+  estimate: number;
+  truth: number;
+  method: 'usage+delta' | 'calibrated';
+  /** This prepare() compacted, so the estimate had no usage to start from. */
+  compactedHere: boolean;
+}
+
+export interface ReplayResult {
+  session: Session;
+  limits: ReplayLimits;
+  steps: number;
+  compactions: number;
+  prunes: number;
+  /** Violations of any format after any prepare(), labelled with the step. */
+  violations: string[];
+  /** Errors thrown by prepare() or recordStep() (an agent would have had to stop). */
+  errors: string[];
+  figures: StepFigure[];
+}
+
+export async function replay(real: RealSession): Promise<ReplayResult> {
+  const { imported } = real;
+  const limits = replayLimits(imported);
+  const system = imported.system;
+  const session = await openSession(memoryStore(), real.name, {
+    system,
+    limits: { contextWindow: limits.contextWindow, maxOutput: limits.maxOutput },
+    budget: { threshold: 0 }, // the limit is the usable budget: window − output
+    compaction: { plan: { keepTokens: limits.keepTokens }, summaryTokens: limits.summaryTokens },
+    prune: { protectTokens: Math.floor(limits.space / 2), minimumTokens: Math.floor(limits.space / 8) },
+  });
+  const result: ReplayResult = {
+    session,
+    limits,
+    steps: 0,
+    compactions: 0,
+    prunes: 0,
+    violations: [],
+    errors: [],
+    figures: [],
+  };
+  session.on('compaction:end', () => result.compactions++);
+  session.on('prune', () => result.prunes++);
+  for (const { message } of imported.messages) {
+    if (message.role !== 'assistant') {
+      await session.append(message);
+      continue;
+    }
+    const step = result.steps++;
+    // Rotate the format prepare() renders so that each format also comes out of prepare itself.
+    const format = FORMATS[step % FORMATS.length]!;
+    const before = result.compactions;
+    const prepared = await session.prepare({ format }).catch((error: Error) => {
+      result.errors.push(`step ${step}: prepare: ${error.name}: ${error.message}`);
+      return null;
+    });
+    const payloads = renderAll(session.activeEntries(), { system });
+    const label = (v: string) => `step ${step}: ${v}`;
+    result.violations.push(...violationsOf(payloads).map(label));
+    if (prepared) {
+      result.violations.push(...violationsOf({ [format]: prepared.messages }).map(label));
+      if (JSON.stringify(prepared.messages) !== JSON.stringify(payloads[format]))
+        result.violations.push(label(`prepare() ${format} differs from renderContext(activeEntries())`));
+    }
+    const truth = providerPromptTokens(payloads.anthropic as AnthropicPayload);
+    if (prepared) {
+      result.figures.push({
+        estimate: prepared.tokens.tokens,
+        truth,
+        method: prepared.tokens.method,
+        compactedHere: result.compactions > before,
+      });
+    }
+    const usage = { input_tokens: truth, output_tokens: estimator.message(message) };
+    await session.recordStep({ message, usage }).catch((error: Error) => {
+      result.errors.push(`step ${step}: recordStep: ${error.name}: ${error.message}`);
+    });
+  }
+  return result;
+}
