@@ -25,7 +25,7 @@ export async function runDemo(opts: DemoOptions, log: (line: string) => void) {
       model: 'demo-model',
       limits: { contextWindow, maxOutput: 4_000 },
       system: SYSTEM,
-      prune: { protectTokens: Math.floor(contextWindow / 4), minimumTokens: Math.floor(contextWindow / 8) },
+      prune: { protectTokens: Math.floor(contextWindow / 8), minimumTokens: Math.floor(contextWindow / 16), protectTurns: 1 },
       compaction: { plan: { keepTokens: Math.floor(contextWindow / 5) } },
     });
     session.on('prune', (e) => log(`  prune: cleared ${e.parts} old tool outputs (${e.tokensSaved} tokens)`));
@@ -64,8 +64,8 @@ export function registerDemo(program: Command, common: (c: Command) => Command):
     .description(
       'run a generated coding session through a small window: pruning, compaction, the context after',
     )
-    .option('--messages <n>', 'messages to replay', '400')
-    .option('--window <tokens>', 'context window of the demo model', '32000')
+    .option('--messages <n>', 'messages to replay', '300')
+    .option('--window <tokens>', 'context window of the demo model', '64000')
     .action(async (opts: DemoOptions) => {
       const lines: string[] = [];
       const result = await runDemo(opts, (line) => (opts.json ? lines.push(line) : console.log(line)));

@@ -1,5 +1,4 @@
 import type { Decision } from '../budget/index.js';
-import { usableBudget } from '../budget/index.js';
 import type { Entry } from '../model/entry.js';
 import type { Session } from '../session/index.js';
 import type { TokenEstimate } from '../tokens/index.js';
@@ -40,7 +39,7 @@ export function sessionStats(session: Session, history: Entry[], decision: Decis
     compactions: history.filter((e) => e.kind === 'compaction').length,
     tokens: { total: state.totalTokens, active: state.activeTokens, byRole, byTool },
     contextWindow: budget.contextWindow,
-    usable: usableBudget(budget),
+    usable: budget.usable,
     limit: budget.limit,
     estimate: session.estimate(),
     decision,
@@ -51,8 +50,8 @@ export function formatStats(s: SessionStats): string {
   const lines = [
     `session ${s.session}  model ${s.model}  window ${s.contextWindow}  usable ${s.usable ?? 'unlimited'}  trigger at ${s.limit ?? 'never'}`,
     `entries ${s.entries} (${s.activeEntries} in view)  compactions ${s.compactions}`,
-    `tokens: ${s.tokens.total} stored, ${s.tokens.active} in view (estimate ${s.estimate.tokens} by ${s.estimate.method})`,
-    'by role:',
+    `tokens: ${s.tokens.total} appended in all, ${s.tokens.active} in the current view; next prompt ≈ ${s.estimate.tokens} (${s.estimate.method})`,
+    'by role (what each entry costs now; pruned outputs count as their placeholder):',
     ...Object.entries(s.tokens.byRole).map(([k, v]) => `  ${k.padEnd(10)} ${String(v).padStart(9)}`),
     'by tool (outputs):',
     ...Object.entries(s.tokens.byTool)
