@@ -1,80 +1,35 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import {
-  type FormatName,
-  type ImportedSession,
-  parseCondenseJsonl,
-  parseTranscript,
-} from '../import/index.js';
+import { FORMAT_NAMES, type FormatName, type ImportedSession, parseTranscript } from '../import/index.js';
 import { InputError } from '../model/errors.js';
-import { emptySessionState } from '../model/session.js';
-import { openSession } from '../session/index.js';
-import { stateFromEntries } from '../session/state.js';
 import type { Store } from '../store/store.js';
-import { type CommonOptions, print, withStore } from './io.js';
+import { type Imported, planImport, writeImport } from './import-write.js';
+import { type CommonOptions, oneOf, print, withStore } from './io.js';
 
 interface ImportOptions extends CommonOptions {
   session?: string;
-  format?: FormatName;
+  format?: string;
 }
 
-/** Parses everything before writing anything: bad input leaves the database untouched. */
-export async function importFile(
-  store: Store,
-  file: string,
-  opts: ImportOptions,
-): Promise<{ session: string; messages: number }[]> {
+/**
+ * Imports a transcript file. Everything is parsed and checked before anything is written, so bad
+ * input leaves the database untouched; a file with many runs (tau-bench) gives ids `ID-1`, `ID-2`, ….
+ */
+export async function importFile(store: Store, file: string, opts: ImportOptions): Promise<Imported[]> {
+  const format = opts.format === undefined ? undefined : oneOf(opts.format, FORMAT_NAMES, '--format');
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new InputError(`cannot read file (${(error as Error).message})`, { file });
   }
-  const base = opts.session ?? basename(file).replace(/\.[^.]+$/, '');
-  if (opts.format === 'condense' || (!opts.format && /^\s*\{"type":"session"/.test(text))) {
-    const parsed = parseCondenseJsonl(text, { file });
-    const id = opts.session ?? parsed.session.id;
-    if (await store.getSession(id)) throw new InputError(`session '${id}' already exists`, { file });
-    const entries = parsed.entries.map((e) => ({ ...e, sessionId: id }));
-    const t = Date.now();
-    const record = {
-      id,
-      createdAt: parsed.session.createdAt ?? t,
-      updatedAt: t,
-      headId: null,
-      version: 0,
-      nextSeq: 0,
-      metadata: parsed.session.metadata ?? {},
-      state: emptySessionState(),
-    };
-    await store.createSession(record);
-    await store.append(entries, {
-      sessionId: id,
-      expectedVersion: 0,
-      headId: entries.at(-1)?.id ?? null,
-      nextSeq: (entries.at(-1)?.seq ?? -1) + 1,
-      state: stateFromEntries(entries, record.state),
-    });
-    return [{ session: id, messages: entries.length }];
-  }
-  const parsed = parseTranscript(text, { file, format: opts.format });
+  const parsed = parseTranscript(text, { file, format: format as FormatName | undefined });
   const sessions: ImportedSession[] = Array.isArray(parsed) ? parsed : [parsed];
+  if (sessions.length === 0) throw new InputError('no conversation found in the file', { file });
+  const base = opts.session ?? sessions[0]?.condense?.session.id ?? basename(file).replace(/\.[^.]+$/, '');
   const ids = sessions.map((_, i) => (sessions.length === 1 ? base : `${base}-${i + 1}`));
-  for (const id of ids) {
-    if (await store.getSession(id))
-      throw new InputError(`session '${id}' already exists (use --session)`, { file });
-  }
-  const out: { session: string; messages: number }[] = [];
-  for (const [i, imported] of sessions.entries()) {
-    const session = await openSession(store, ids[i]!);
-    const messages = imported.messages.map((m) => m.message);
-    if (imported.system)
-      messages.unshift({ role: 'system', parts: [{ type: 'text', text: imported.system }] });
-    await session.append(messages);
-    out.push({ session: ids[i]!, messages: messages.length });
-  }
-  return out;
+  return writeImport(store, await planImport(store, sessions, ids, file));
 }
 
 export function registerImport(program: Command, common: (c: Command) => Command): void {
@@ -82,8 +37,8 @@ export function registerImport(program: Command, common: (c: Command) => Command
     .description(
       'import a transcript (OpenAI Chat messages, condense JSONL, Claude Code, Codex, Gemini CLI, tau-bench, SWE-agent)',
     )
-    .option('--session <id>', 'session id (default: the file name)')
-    .option('--format <name>', 'force a format instead of detecting it')
+    .option('--session <id>', 'session id (default: the id in a condense export, else the file name)')
+    .option('--format <name>', `force a format instead of detecting it: ${FORMAT_NAMES.join(' | ')}`)
     .action(async (file: string, opts: ImportOptions) => {
       const result = await withStore(opts, (store) => importFile(store, file, opts));
       print(opts, result, () =>

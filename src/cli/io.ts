@@ -22,6 +22,15 @@ export async function withStore<T>(opts: CommonOptions, body: (store: Store) => 
   }
 }
 
+/**
+ * Fails unless the session exists. Commands that only read or change a session must not create
+ * one as a side effect (openSession would), and the message says which database was searched.
+ */
+export async function requireSession(store: Store, id: string, opts: CommonOptions): Promise<void> {
+  if (!(await store.getSession(id)))
+    throw new Error(`no session '${id}' in ${opts.db ?? DEFAULT_DB} (list them with: condense sessions)`);
+}
+
 /** Prints either JSON (for --json) or the human text. */
 export function print(opts: CommonOptions, value: unknown, human: () => string): void {
   process.stdout.write(opts.json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
@@ -43,7 +52,14 @@ export function table(rows: (string | number)[][]): string {
 
 export function int(value: string, name: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0)
     throw new Error(`${name} must be a non-negative whole number, got '${value}'`);
   return n;
+}
+
+/** Checks a choice option against its allowed values (commander does not for plain options). */
+export function oneOf<T extends string>(value: string, allowed: readonly T[], name: string): T {
+  if (!(allowed as readonly string[]).includes(value))
+    throw new Error(`${name} must be one of ${allowed.join(', ')}, got '${value}'`);
+  return value as T;
 }

