@@ -3,7 +3,12 @@
  * checked from the outside: the store's log, the session's figures, and the rendered context.
  * Each check throws an Error naming what broke, so a shrunk counterexample reads as a bug report.
  */
-import { type ContextFormat, type OpenAIChatMessage, renderContext, validate } from '../../src/context/index.js';
+import {
+  type ContextFormat,
+  type OpenAIChatMessage,
+  renderContext,
+  validate,
+} from '../../src/context/index.js';
 import type { CompactionEntry, Entry, MessageEntry, Part } from '../../src/model/index.js';
 import type { Session } from '../../src/session/index.js';
 
@@ -14,7 +19,9 @@ function fail(message: string): never {
 }
 
 export const isMarker = (e: Entry): boolean =>
-  e.kind === 'message' && e.message.parts.length > 0 && e.message.parts.every((p) => p.type === 'compaction-marker');
+  e.kind === 'message' &&
+  e.message.parts.length > 0 &&
+  e.message.parts.every((p) => p.type === 'compaction-marker');
 
 /** Every string in a JSON value (message contents, tool results, system slots). */
 function strings(value: unknown, out: string[] = []): string[] {
@@ -25,7 +32,11 @@ function strings(value: unknown, out: string[] = []): string[] {
 }
 
 /** The context as prepare() would render it now, in every format: each must validate. */
-export function checkContexts(session: Session, system: string | undefined, latestRequest: string | undefined): void {
+export function checkContexts(
+  session: Session,
+  system: string | undefined,
+  latestRequest: string | undefined,
+): void {
   const active = session.activeEntries();
   const opts = {
     system,
@@ -122,14 +133,18 @@ export function checkActiveWindow(session: Session, history: Entry[]): void {
  */
 export function expectedActiveTokens(active: Entry[]): number {
   const pivotAt = active.findLastIndex((e) => e.kind === 'compaction');
+  // An older pivot can sit inside the kept tail: only the latest one is in the view.
   return active
-    .filter((e, i) => !(isMarker(e) && i < pivotAt))
+    .filter((e, i) => (e.kind === 'compaction' ? i === pivotAt : !(isMarker(e) && i < pivotAt)))
     .reduce((sum, e) => sum + e.tokens, 0);
 }
 
-/** The tokens of the view alone: the pivot and every message it shows (markers never shown). */
+/** The tokens of the view alone: the latest pivot and every message it shows (markers never shown). */
 export function viewTokens(active: Entry[]): number {
-  return active.filter((e) => !isMarker(e)).reduce((sum, e) => sum + e.tokens, 0);
+  const pivotAt = active.findLastIndex((e) => e.kind === 'compaction');
+  return active
+    .filter((e, i) => (e.kind === 'compaction' ? i === pivotAt : !isMarker(e)))
+    .reduce((sum, e) => sum + e.tokens, 0);
 }
 
 /** A tool part without its mark, and without its output when the output may have been erased. */
@@ -168,7 +183,11 @@ export function checkOnlyGrows(before: Entry[], after: Entry[], erase: boolean, 
         const stored = q.state === 'completed' ? q.output : q.error;
         if (stored !== placeholder) fail(`entry ${old.seq} part ${j}: erased output is not the placeholder`);
       }
-      if (p.type === 'tool' && p.compactedAt !== undefined && (q.type !== 'tool' || q.compactedAt !== p.compactedAt)) {
+      if (
+        p.type === 'tool' &&
+        p.compactedAt !== undefined &&
+        (q.type !== 'tool' || q.compactedAt !== p.compactedAt)
+      ) {
         fail(`entry ${old.seq} part ${j}: pruning mark changed`);
       }
     });

@@ -34,7 +34,10 @@ const toolsArb = fc.array(toolSpecArb, { maxLength: 3 });
 
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.constant<Op>({ kind: 'user' }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('step' as const), tools: toolsArb, text: fc.boolean() }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('step' as const), tools: toolsArb, text: fc.boolean() }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
@@ -74,7 +77,13 @@ export const CONFIGS: Record<string, SessionOptions> = {
   'seed-001 layout, continue message': {
     model: 'prop-model',
     limits: { contextWindow: 6_000, maxOutput: 1_000 },
-    prune: { protectTokens: 1_000, minimumTokens: 400, protectTurns: 2, turnCounting: 'any-user', crossing: 'prune' },
+    prune: {
+      protectTokens: 1_000,
+      minimumTokens: 400,
+      protectTurns: 2,
+      turnCounting: 'any-user',
+      crossing: 'prune',
+    },
     compaction: {
       plan: { keepNone: true },
       summaryAs: 'question+assistant',
@@ -96,13 +105,22 @@ export const CONFIGS: Record<string, SessionOptions> = {
   'seed-000 layout, erase mode': {
     model: 'prop-model',
     limits: { contextWindow: 6_000, maxOutput: 1_000 },
-    prune: { protectTokens: 1_000, minimumTokens: 400, protectTurns: 0, onMarked: 'skip', onSummary: 'skip', mode: 'erase' },
+    prune: {
+      protectTokens: 1_000,
+      minimumTokens: 400,
+      protectTurns: 0,
+      onMarked: 'skip',
+      onSummary: 'skip',
+      mode: 'erase',
+    },
     compaction: { plan: { keepNone: true }, summaryAs: 'assistant', summaryTokens: 500 },
   },
 };
 
 export const OVERFLOW_ERROR = Object.assign(
-  new Error("This model's maximum context length is 6000 tokens. However, your messages resulted in 7000 tokens."),
+  new Error(
+    "This model's maximum context length is 6000 tokens. However, your messages resulted in 7000 tokens.",
+  ),
   { statusCode: 400 },
 );
 
@@ -122,7 +140,8 @@ export class Runner {
 
   private step(tools: ToolSpec[], text: boolean): AssistantMessage {
     const parts: AssistantMessage['parts'] = [];
-    if (text || tools.length === 0) parts.push({ type: 'text', text: `Working on request ${this.requests}.` });
+    if (text || tools.length === 0)
+      parts.push({ type: 'text', text: `Working on request ${this.requests}.` });
     for (const spec of tools) parts.push(this.tool(spec));
     return { role: 'assistant', parts };
   }
