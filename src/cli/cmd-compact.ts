@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { llmSummarizer } from '../compact/index.js';
+import { llmSummarizer, type SummaryPromptStyle } from '../compact/index.js';
 import {
   openSession,
   PRESET_NAMES,
@@ -22,6 +22,16 @@ interface CompactOptions extends CommonOptions {
   preset?: string;
 }
 
+/** The seed prompt a preset's LLM summary uses (as presetOptions chooses it with a summarizer model). */
+const PROMPT_OF: Record<PresetName, SummaryPromptStyle> = {
+  default: 'seed-004',
+  'seed-000': 'seed-001',
+  'seed-001': 'seed-001',
+  'seed-002': 'seed-004',
+  'seed-003': 'seed-004',
+  'seed-004': 'seed-004',
+};
+
 /**
  * The session options a compaction runs with: the preset (its layout and, with a model, its
  * seed's prompt), then the flags on top. Every flag is checked before the database is opened.
@@ -34,8 +44,7 @@ export function compactOptions(opts: CompactOptions, llm: SummarizerModel | unde
     ? llmSummarizer({
         model: llm.model,
         maxRetries,
-        ...(presetName === 'seed-001' || presetName === 'seed-000' ? { prompt: 'seed-001' as const } : {}),
-        ...(presetName === 'seed-004' ? { prompt: 'seed-004' as const } : {}),
+        ...(presetName ? { prompt: PROMPT_OF[presetName] } : {}),
       })
     : undefined;
   return {
@@ -59,8 +68,14 @@ export function compactOptions(opts: CompactOptions, llm: SummarizerModel | unde
 export function registerCompact(program: Command, common: (c: Command) => Command): void {
   common(program.command('compact <session>'))
     .description('summarize old history into a pivot now (nothing is written if the summary fails)')
-    .option('--summarizer <spec>', "'extractive' (default, offline) or PROVIDER:MODEL, e.g. openai:gpt-4o-mini")
-    .option('--base-url <url>', 'OpenAI-compatible server for the summarizer (Ollama, vLLM, LM Studio, OpenAI)')
+    .option(
+      '--summarizer <spec>',
+      "'extractive' (default, offline) or PROVIDER:MODEL, e.g. openai:gpt-4o-mini",
+    )
+    .option(
+      '--base-url <url>',
+      'OpenAI-compatible server for the summarizer (Ollama, vLLM, LM Studio, OpenAI)',
+    )
     .option('--max-retries <n>', 'retries of a failed summarizer call (AI SDK default 2)')
     .option('--model <id>', 'the agent model, for its context window')
     .option('--context-window <n>', 'context window instead of the model registry')
@@ -69,7 +84,7 @@ export function registerCompact(program: Command, common: (c: Command) => Comman
     .option('--instructions <text>', 'what the summary must focus on')
     .option('--preset <name>', PRESET_NAMES.join(' | '))
     .action(async (id: string, opts: CompactOptions) => {
-      const llm = summarizerModel(opts.summarizer, opts.baseUrl);
+      const llm = await summarizerModel(opts.summarizer, opts.baseUrl);
       const options = compactOptions(opts, llm);
       const outcome = await withStore(opts, async (store) => {
         await requireSession(store, id, opts);

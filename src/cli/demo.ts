@@ -25,7 +25,11 @@ export async function runDemo(opts: DemoOptions, log: (line: string) => void) {
       model: 'demo-model',
       limits: { contextWindow, maxOutput: 4_000 },
       system: SYSTEM,
-      prune: { protectTokens: Math.floor(contextWindow / 8), minimumTokens: Math.floor(contextWindow / 16), protectTurns: 1 },
+      prune: {
+        protectTokens: Math.floor(contextWindow / 8),
+        minimumTokens: Math.floor(contextWindow / 16),
+        protectTurns: 1,
+      },
       compaction: { plan: { keepTokens: Math.floor(contextWindow / 5) } },
     });
     session.on('prune', (e) => log(`  prune: cleared ${e.parts} old tool outputs (${e.tokensSaved} tokens)`));

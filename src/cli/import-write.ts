@@ -52,7 +52,8 @@ export async function writeImport(store: Store, planned: PlannedSession[]): Prom
   try {
     for (const p of planned) {
       done.push({ session: p.id, messages: 0 });
-      const count = p.kind === 'exact' ? await writeExact(store, p.id, p.export) : await writeMessages(store, p);
+      const count =
+        p.kind === 'exact' ? await writeExact(store, p.id, p.export) : await writeMessages(store, p);
       done[done.length - 1] = { session: p.id, messages: count };
     }
   } catch (error) {

@@ -1,4 +1,3 @@
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 
 /** Where a `PROVIDER:MODEL` spec points when no --base-url is given. */
@@ -18,13 +17,14 @@ export interface SummarizerModel {
 /**
  * `PROVIDER:MODEL` → an AI SDK model on any OpenAI-compatible server (Ollama, vLLM, LM Studio,
  * OpenAI). The key comes from `<PROVIDER>_API_KEY`, `CONDENSE_API_KEY` or `OPENAI_API_KEY`.
- * `extractive` (or nothing) means the offline summarizer: undefined.
+ * `extractive` (or nothing) means the offline summarizer: undefined. The provider package is
+ * loaded only here, so commands that never call a model do not pay for it at startup.
  */
-export function summarizerModel(
+export async function summarizerModel(
   spec: string | undefined,
   baseUrl: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
-): SummarizerModel | undefined {
+): Promise<SummarizerModel | undefined> {
   if (spec === undefined || spec === 'extractive') {
     if (baseUrl !== undefined) throw new Error('--base-url needs --summarizer PROVIDER:MODEL');
     return undefined;
@@ -47,6 +47,7 @@ export function summarizerModel(
     throw new Error(`--base-url is not a URL: '${baseURL}'`);
   }
   const apiKey = env[`${provider.toUpperCase()}_API_KEY`] ?? env.CONDENSE_API_KEY ?? env.OPENAI_API_KEY;
+  const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
   const model = createOpenAICompatible({ name: provider, baseURL, apiKey })(modelId);
   return { model, label: `${provider}:${modelId} at ${baseURL}` };
 }

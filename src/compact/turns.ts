@@ -11,9 +11,15 @@ export function isMarkerOnly(entry: MessageEntry): boolean {
   );
 }
 
-/** A turn starts at a user message the user wrote: not a marker, not a summary. */
+/** A turn starts at a user message the user wrote: not a marker, not a summary, not synthetic (continue message). */
 export function isTurnStart(entry: MessageEntry): boolean {
-  return entry.message.role === 'user' && !isMarkerOnly(entry) && !isSummaryMessage(entry.message);
+  const { message } = entry;
+  return (
+    message.role === 'user' &&
+    !isMarkerOnly(entry) &&
+    !isSummaryMessage(message) &&
+    message.metadata?.synthetic !== true
+  );
 }
 
 /** The newest compaction entry, i.e. the pivot the current view is built on. */

@@ -10,8 +10,9 @@ import {
 import { buildCompactionEntry } from '../model/build.js';
 import type { CompactionEntry, Entry, Pivot } from '../model/entry.js';
 import type { Message } from '../model/message.js';
-import { numbered, type Session } from './session.js';
-import { afterAppend, afterPivot } from './state.js';
+import { appendWrite } from './entries.js';
+import type { Session } from './session.js';
+import { afterPivot } from './state.js';
 
 export type CompactionOutcome =
   | {
@@ -167,10 +168,7 @@ async function appendContinue(session: Session): Promise<void> {
     parts: [{ type: 'text', text, synthetic: true }],
     metadata: { synthetic: true },
   };
-  await session.log.mutate((record, active) => {
-    const added = numbered([message], record, active, session.config);
-    return { append: added, state: afterAppend(record.state, added) };
-  });
+  await session.log.mutate(appendWrite([message], session.config));
 }
 
 /** After compaction the provider's last count is stale: use its count endpoint if one is configured. */

@@ -1,42 +1,28 @@
-import type { ModelMessage } from 'ai';
 import { afterStepDecision, beforeTurnDecision, type Decision } from '../budget/index.js';
 import { isContextOverflowError } from '../compact/index.js';
 import { type ContextFormat, renderContext } from '../context/index.js';
-import { fromAiSdkResponse } from '../integrations/ai-sdk-messages.js';
-import { buildMessageEntry } from '../model/build.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
 import type { Message } from '../model/message.js';
-import type { SessionRecord, Usage } from '../model/session.js';
+import type { SessionRecord } from '../model/session.js';
 import { parseMessage } from '../model/validate.js';
 import type { Store } from '../store/store.js';
-import { hybridEstimate, type TokenEstimate, updateCalibration } from '../tokens/index.js';
-import { normalizeUsage } from '../tokens/usage.js';
+import { hybridEstimate, type TokenEstimate } from '../tokens/index.js';
 import { type CompactionOutcome, runCompaction } from './compaction.js';
+import { appendWrite } from './entries.js';
 import { Emitter, type SessionEvents } from './events.js';
 import { type ForkMode, planFork, writeFork } from './fork.js';
 import { Log } from './log.js';
 import type { SessionOptions } from './options.js';
 import { type PruneOutcome, runPrune } from './prune.js';
 import { overheadOf, type ResolvedSession, resolveSession } from './resolve.js';
-import { afterAppend } from './state.js';
-
-export interface StepInput {
-  /** The step's new messages in condense form… */
-  message?: Message | Message[];
-  /** …or the AI SDK's `response` (its `messages`: assistant + tool results). */
-  response?: { messages: readonly ModelMessage[] };
-  /** The provider's usage for this step, in any supported shape. */
-  usage?: unknown;
-  model?: string;
-}
-
-export interface StepResult {
-  entries: MessageEntry[];
-  usage: Usage | null;
-  decision: Decision | null;
-  /** Set when the step overflowed and a compaction marker was queued. */
-  markerId: string | null;
-}
+import {
+  parseStep,
+  type StepInput,
+  type StepResult,
+  stepWrite,
+  type ToolResult,
+  toolResultWrite,
+} from './steps.js';
 
 export interface PrepareInput<F extends ContextFormat> {
   format?: F;
@@ -99,49 +85,34 @@ export class Session {
     const messages = list.map((m, i) =>
       parseMessage(m, { field: Array.isArray(input) ? `[${i}]` : undefined }),
     );
-    return this.log.mutate((record, active) => {
-      const entries = numbered(messages, record, active, this.config);
-      return { append: entries, state: afterAppend(record.state, entries) };
-    });
+    return this.log.mutate(appendWrite(messages, this.config));
   }
 
   /** Records a finished model step: its messages, its usage, and the after-step overflow check. */
   async recordStep(step: StepInput): Promise<StepResult> {
-    const messages = step.response ? fromAiSdkResponse(step.response.messages) : toList(step.message);
-    const usage = step.usage === undefined ? null : normalizeUsage(step.usage);
+    const { messages, usage } = parseStep(step);
+    const sent = this.lastPrepared ?? {
+      logRaw: this.log.record.state.activeTokens,
+      overheadRaw: this.config.overheadRaw,
+    };
     const model = step.model ?? this.config.model;
-    const logRawBefore = this.lastPrepared?.logRaw ?? this.log.record.state.activeTokens;
-    const overheadRaw = this.lastPrepared?.overheadRaw ?? this.config.overheadRaw;
-    const parsed = messages.map((m, i) => parseMessage(m, { field: `message[${i}]` }));
-    const entries = await this.log.mutate((record, active) => {
-      const added = numbered(parsed, record, active, this.config);
-      let state = afterAppend(record.state, added);
-      if (usage) {
-        const calibration = updateCalibration(state.calibration[model], {
-          reportedInput: usage.inputTotal,
-          logRaw: logRawBefore,
-          overheadRaw,
-        });
-        state = {
-          ...state,
-          calibration: { ...state.calibration, [model]: calibration },
-          lastUsage: { usage, model, afterSeq: added[0]?.seq ?? record.nextSeq },
-          addedSinceUsage: added.reduce((acc, e) => acc + e.tokens, 0),
-        };
-      }
-      return { append: added, state };
-    });
+    const entries = await this.log.mutate(stepWrite(messages, usage, model, sent, this.config));
     this.lastPrepared = null;
     this.overflowRetried = false;
-    let decision: Decision | null = null;
-    let markerId: string | null = null;
-    if (usage && this.config.checks.afterStep) {
-      decision = afterStepDecision(usage, this.config.budget, {
-        countOutput: this.config.checks.countOutput,
-      });
-      if (decision.compact) markerId = await this.queueMarker(decision);
-    }
+    if (!usage || !this.config.checks.afterStep) return { entries, usage, decision: null, markerId: null };
+    const decision = afterStepDecision(usage, this.config.budget, {
+      countOutput: this.config.checks.countOutput,
+    });
+    const markerId = decision.compact ? await this.queueMarker(decision) : null;
     return { entries, usage, decision, markerId };
+  }
+
+  /**
+   * Completes a tool call that was appended while pending or running (agents that run tools
+   * themselves): the call's part gains its output or error.
+   */
+  async recordToolResult(callId: string, result: ToolResult): Promise<void> {
+    await this.log.mutate(toolResultWrite(callId, result, this.config));
   }
 
   /** Queues a compaction marker (seed 001 §4.1); at most one is pending at a time (A001-14). */
@@ -155,8 +126,8 @@ export class Session {
       ],
     };
     const [entry] = await this.log.mutate((record, active) => {
-      const added = numbered([marker], record, active, this.config);
-      return { append: added, state: { ...afterAppend(record.state, added), pendingMarkerId: added[0]!.id } };
+      const write = appendWrite([marker], this.config)(record, active);
+      return { ...write, state: { ...write.state, pendingMarkerId: write.append![0]!.id } };
     });
     if (decision) this.events.emit('overflow', { decision, markerId: entry!.id });
     return entry!.id;
@@ -183,7 +154,9 @@ export class Session {
         : this.config.overheadRaw;
     let compaction: CompactionOutcome | null = null;
     const pending = this.log.record.state.pendingMarkerId;
-    if (pending) compaction = await this.runMarker(pending, input.signal);
+    // Like the before-turn path: a marker whose compaction failed is not retried until the log changes.
+    if (pending && this.failedAtVersion !== this.log.record.version)
+      compaction = await this.runMarker(pending, input.signal);
     const pruned = this.config.prune?.when === 'turn' ? await this.prune({ batch: true }) : null;
     let tokens = this.estimate(overheadRaw);
     let decision = this.config.checks.beforeTurn
@@ -276,31 +249,8 @@ export class Session {
   }
 }
 
-function toList(message: Message | Message[] | undefined): Message[] {
-  if (message === undefined) return [];
-  return Array.isArray(message) ? message : [message];
-}
-
-/** Numbers new messages after the head: seq, parent link, token estimates. */
-export function numbered(
-  messages: Message[],
-  record: SessionRecord,
-  active: Entry[],
-  config: ResolvedSession,
-): MessageEntry[] {
-  let parentId = record.headId ?? active.at(-1)?.id ?? null;
-  const now = config.now();
-  return messages.map((message, i) => {
-    const entry = buildMessageEntry(
-      message,
-      { sessionId: record.id, seq: record.nextSeq + i, parentId, createdAt: now },
-      config.estimator,
-    );
-    parentId = entry.id;
-    return entry;
-  });
-}
-
 export async function openSession(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {
   return Session.open(store, id, options);
 }
+
+export type { StepInput, StepResult, ToolResult };

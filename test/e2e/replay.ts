@@ -14,15 +14,24 @@ import { FORMATS, type RealSession, renderAll, violationsOf } from './support.js
 const estimator = heuristicEstimator();
 
 /**
- * Tokens the simulated provider reports as the prompt: the o200k_base tokens of the Anthropic
- * request JSON it receives (a real tokenizer, over the wire format, so it disagrees with the
- * chars/4 estimate of the parts the way a real provider does), plus tool schemas and framing the
- * agent never declared. Real usage from the files cannot serve once condense has compacted: it
- * counts the uncompacted prompt the original agent sent.
+ * Tokens the simulated provider reports as the prompt: the o200k_base tokens of every string in
+ * the Anthropic request it receives (a real tokenizer over what the provider reads, so it
+ * disagrees with the chars/4 estimate of the parts the way a real provider does, more on code and
+ * JSON than on prose), a few tokens of framing per message, and tool schemas the agent never
+ * declared. Real usage from the files cannot serve once condense has compacted: it counts the
+ * uncompacted prompt the original agent sent.
  */
 export const UNDECLARED_TOKENS = 600;
+const FRAMING_PER_MESSAGE = 4;
 export function providerPromptTokens(payload: AnthropicPayload): number {
-  return countWithTokenizer('o200k_base', JSON.stringify(payload)) + UNDECLARED_TOKENS;
+  let tokens = UNDECLARED_TOKENS + FRAMING_PER_MESSAGE * payload.messages.length;
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string') tokens += countWithTokenizer('o200k_base', value);
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(visit);
+  };
+  visit(payload);
+  return tokens;
 }
 
 export interface ReplayLimits {
@@ -45,7 +54,7 @@ const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, M
  */
 export function replayLimits(imported: ImportedSession): ReplayLimits {
   const conversation = imported.messages.reduce((a, m) => a + estimator.message(m.message), 0);
-  const space = clamp(conversation / 5, 1_500, 16_000);
+  const space = clamp(conversation / 5, 2_000, 16_000);
   const maxOutput = clamp(space / 8, 256, 2_000);
   const system = estimator.text(imported.system ?? '');
   return {
@@ -62,6 +71,8 @@ export interface StepFigure {
   estimate: number;
   truth: number;
   method: 'usage+delta' | 'calibrated';
+  /** Plain chars/4 of the window and declared overhead: what a check without calibration counts. */
+  raw: number;
   /** This prepare() compacted, so the estimate had no usage to start from. */
   compactedHere: boolean;
 }
@@ -88,7 +99,7 @@ export async function replay(real: RealSession): Promise<ReplayResult> {
     limits: { contextWindow: limits.contextWindow, maxOutput: limits.maxOutput },
     budget: { threshold: 0 }, // the limit is the usable budget: window − output
     compaction: { plan: { keepTokens: limits.keepTokens }, summaryTokens: limits.summaryTokens },
-    prune: { protectTokens: Math.floor(limits.space / 2), minimumTokens: Math.floor(limits.space / 8) },
+    prune: { protectTokens: Math.floor(limits.space / 2), minimumTokens: Math.floor(limits.space / 8), protectTurns: 0 },
   });
   const result: ReplayResult = {
     session,
@@ -129,6 +140,7 @@ export async function replay(real: RealSession): Promise<ReplayResult> {
         estimate: prepared.tokens.tokens,
         truth,
         method: prepared.tokens.method,
+        raw: session.record.state.activeTokens + session.config.overheadRaw,
         compactedHere: result.compactions > before,
       });
     }

@@ -25,7 +25,7 @@ import {
 import { CONFIGS, type Op, opArb, Runner } from './ops.js';
 
 const configArb = fc.constantFrom(...Object.keys(CONFIGS));
-const opsArb = fc.array(opArb, { minLength: 1, maxLength: 30 });
+const opsArb = fc.array(opArb, { minLength: 1, maxLength: 40, size: 'max' });
 
 interface RunStats {
   compactions: number;
@@ -37,19 +37,26 @@ interface RunStats {
 async function runSequence(store: Store, configName: string, ops: Op[], stats: RunStats): Promise<void> {
   const options: SessionOptions = { ...CONFIGS[configName]!, now: () => 1_700_000_000_000 };
   const session = await openSession(store, 's', options);
-  session.on('compaction:end', () => {
+  const snapshot = async () => JSON.stringify([await store.getSession('s'), await store.loadFrom('s', 0)]);
+  const runner = new Runner(session, snapshot);
+  // The pivot records the user's latest request, never a synthetic message (seed 004 §3, A004-03).
+  const wrongRequests: string[] = [];
+  session.on('compaction:end', ({ pivot }) => {
     stats.compactions += 1;
+    const recorded = pivot.pivot.details.lastUserRequest;
+    if (runner.latestRequest !== undefined && recorded !== runner.latestRequest) {
+      wrongRequests.push(`pivot recorded ${JSON.stringify(recorded)}, latest is ${runner.latestRequest}`);
+    }
   });
   session.on('prune', (e) => {
     stats.prunedParts += e.parts;
   });
-  const snapshot = async () => JSON.stringify([await store.getSession('s'), await store.loadFrom('s', 0)]);
-  const runner = new Runner(session, snapshot);
   const erase = options.prune !== false && options.prune?.mode === 'erase';
   let previous: Entry[] = [];
   for (const [i, op] of ops.entries()) {
     try {
       await runner.run(op);
+      if (wrongRequests.length > 0) throw new Error(wrongRequests.join('; '));
       const history = await session.history();
       checkOnlyGrows(previous, history, erase, PRUNE_PLACEHOLDER);
       checkLineage(history);
@@ -90,6 +97,7 @@ describe('session operation sequences (TESTING item 1, invariants)', () => {
       }),
       { numRuns: 100 },
     );
+    console.log('memory runs:', stats);
     // The generators must actually reach compaction and pruning, or the property proves little.
     expect(stats.compactions).toBeGreaterThan(20);
     expect(stats.prunedParts).toBeGreaterThan(5);

@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { openSession, PRESET_NAMES, type PresetName, presetOptions } from '../session/index.js';
+import { type CommonOptions, oneOf, print, requireSession, withStore } from './io.js';
+
+interface PruneCliOptions extends CommonOptions {
+  dryRun?: boolean;
+  preset?: string;
+}
+
+export function registerPrune(program: Command, common: (c: Command) => Command): void {
+  common(program.command('prune <session>'))
+    .description('hide old tool outputs from the model (they stay stored); idempotent')
+    .option('--dry-run', 'show what would be cleared and the tokens saved, write nothing')
+    .option('--preset <name>', `pruning rules of a preset: ${PRESET_NAMES.join(' | ')}`)
+    .action(async (id: string, opts: PruneCliOptions) => {
+      const preset = opts.preset
+        ? presetOptions(oneOf<PresetName>(opts.preset, PRESET_NAMES, '--preset'))
+        : {};
+      // Opening with when 'open' would already prune (seed 000), before a dry run could report.
+      const prune = preset.prune === false ? false : { ...preset.prune, when: 'turn' as const };
+      const outcome = await withStore(opts, async (store) => {
+        await requireSession(store, id, opts);
+        const session = await openSession(store, id, { ...preset, prune });
+        return session.prune({ dryRun: opts.dryRun });
+      });
+      const result = outcome
+        ? {
+            dryRun: outcome.dryRun,
+            parts: outcome.parts,
+            tokensSaved: outcome.tokensSaved,
+            reason: outcome.plan.reason,
+            // The planner lists candidates even when too few to prune; only real marks are shown.
+            marks: outcome.parts > 0 ? outcome.plan.marks : [],
+          }
+        : {
+            dryRun: !!opts.dryRun,
+            parts: 0,
+            tokensSaved: 0,
+            reason: 'pruning is off in this preset',
+            marks: [],
+          };
+      print(opts, result, () =>
+        [
+          `${result.dryRun ? 'would clear' : 'cleared'} ${result.parts} tool outputs, ${result.tokensSaved} tokens (${result.reason})`,
+          ...result.marks.map((m) => `  ${m.entryId} part ${m.partIndex}: ${m.tokens} tokens`),
+        ].join('\n'),
+      );
+    });
+}

@@ -1,0 +1,131 @@
+import type { ModelMessage } from 'ai';
+import type { Decision } from '../budget/index.js';
+import { fromAiSdkResponse } from '../integrations/ai-sdk-messages.js';
+import type { Entry, MessageEntry } from '../model/entry.js';
+import { InputError } from '../model/errors.js';
+import type { JsonValue } from '../model/json.js';
+import type { Message } from '../model/message.js';
+import type { ToolPart } from '../model/parts.js';
+import type { SessionRecord, Usage } from '../model/session.js';
+import { parseMessage } from '../model/validate.js';
+import { updateCalibration } from '../tokens/index.js';
+import { normalizeUsage } from '../tokens/usage.js';
+import { numbered, toList } from './entries.js';
+import type { Write } from './log.js';
+import type { ResolvedSession } from './resolve.js';
+import { afterAppend, afterReplace } from './state.js';
+
+export interface StepInput {
+  /** The step's new messages in condense form… */
+  message?: Message | Message[];
+  /** …or the AI SDK's `response` (its `messages`: assistant + tool results). */
+  response?: { messages: readonly ModelMessage[] };
+  /** The provider's usage for this step, in any supported shape. */
+  usage?: unknown;
+  model?: string;
+}
+
+export interface StepResult {
+  entries: MessageEntry[];
+  usage: Usage | null;
+  decision: Decision | null;
+  /** Set when the step overflowed and a compaction marker was queued. */
+  markerId: string | null;
+}
+
+/** What the request of this step contained, in raw estimate tokens: what the usage is compared with. */
+export interface SentFigures {
+  logRaw: number;
+  overheadRaw: number;
+}
+
+/** Validates a step's input before anything is written. */
+export function parseStep(step: StepInput): { messages: Message[]; usage: Usage | null } {
+  const raw = step.response ? fromAiSdkResponse(step.response.messages) : toList(step.message);
+  const messages = raw.map((m, i) => parseMessage(m, { field: `message[${i}]` }));
+  return { messages, usage: step.usage === undefined ? null : normalizeUsage(step.usage) };
+}
+
+/**
+ * The write for a step: its messages appended and, with usage, the calibration learned from what
+ * was sent and the new base of the hybrid estimate (the step's own entries are "added since").
+ */
+export function stepWrite(
+  messages: Message[],
+  usage: Usage | null,
+  model: string,
+  sent: SentFigures,
+  config: ResolvedSession,
+) {
+  return (record: SessionRecord, active: Entry[]): Write<MessageEntry> => {
+    const added = numbered(messages, record, active, config);
+    const state = afterAppend(record.state, added);
+    if (!usage) return { append: added, state };
+    const calibration = updateCalibration(state.calibration[model], {
+      reportedInput: usage.inputTotal,
+      logRaw: sent.logRaw,
+      overheadRaw: sent.overheadRaw,
+    });
+    return {
+      append: added,
+      state: {
+        ...state,
+        calibration: { ...state.calibration, [model]: calibration },
+        lastUsage: { usage, model, afterSeq: added[0]?.seq ?? record.nextSeq },
+        addedSinceUsage: added.reduce((acc, e) => acc + e.tokens, 0),
+      },
+    };
+  };
+}
+
+export type ToolResult = { output: JsonValue } | { error: string };
+
+/**
+ * The write that completes a call appended earlier while it was pending or running: the same part
+ * gains its output (or error), so call and result stay one part.
+ */
+export function toolResultWrite(callId: string, result: ToolResult, config: ResolvedSession) {
+  return (record: SessionRecord, active: Entry[]): Write => {
+    for (let i = active.length - 1; i >= 0; i--) {
+      const entry = active[i]!;
+      if (entry.kind !== 'message') continue;
+      const index = entry.message.parts.findIndex(
+        (p) => p.type === 'tool' && p.callId === callId && (p.state === 'pending' || p.state === 'running'),
+      );
+      if (index < 0) continue;
+      const call = entry.message.parts[index] as ToolPart;
+      const { callId: id, name, input, startedAt, providerMetadata } = call;
+      const done: ToolPart = {
+        type: 'tool',
+        callId: id,
+        name,
+        input,
+        ...(startedAt !== undefined ? { startedAt } : {}),
+        ...(providerMetadata ? { providerMetadata } : {}),
+        endedAt: config.now(),
+        ...('output' in result
+          ? { state: 'completed', output: result.output }
+          : { state: 'error', error: result.error }),
+      } as ToolPart;
+      const parts = entry.message.parts.map((p, j) => (j === index ? done : p));
+      const message = parseMessage({ ...entry.message, parts });
+      const partTokens = message.parts.map((p) => config.estimator.part(p));
+      const updated = {
+        ...entry,
+        message,
+        partTokens,
+        tokens: config.estimator.message(message),
+      } as MessageEntry;
+      return {
+        update: [{ entryId: entry.id, parts: message.parts, partTokens, tokens: updated.tokens }],
+        state: afterReplace(record.state, [entry], [updated]),
+      };
+    }
+    throw new InputError(
+      `no pending or running tool call with id '${callId}' in the session's current view`,
+      {
+        field: 'callId',
+      },
+    );
+  };
+}
