@@ -14,7 +14,7 @@ interface ImportOptions extends CommonOptions {
 
 /**
  * Imports a transcript file. Everything is parsed and checked before anything is written, so bad
- * input leaves the database untouched; a file with many runs (tau-bench) gives ids `ID-1`, `ID-2`, ….
+ * input leaves the database untouched; a file with many runs (tau-bench) gives one session per run.
  */
 export async function importFile(store: Store, file: string, opts: ImportOptions): Promise<Imported[]> {
   const format = opts.format === undefined ? undefined : oneOf(opts.format, FORMAT_NAMES, '--format');
@@ -28,8 +28,19 @@ export async function importFile(store: Store, file: string, opts: ImportOptions
   const sessions: ImportedSession[] = Array.isArray(parsed) ? parsed : [parsed];
   if (sessions.length === 0) throw new InputError('no conversation found in the file', { file });
   const base = opts.session ?? sessions[0]?.condense?.session.id ?? basename(file).replace(/\.[^.]+$/, '');
-  const ids = sessions.map((_, i) => (sessions.length === 1 ? base : `${base}-${i + 1}`));
-  return writeImport(store, await planImport(store, sessions, ids, file));
+  return writeImport(store, await planImport(store, sessions, sessionIds(base, sessions), file));
+}
+
+/**
+ * Ids for the sessions of one file: the base alone for one session; for many (tau-bench runs),
+ * the base plus each run's own name (`task-3-trial-0`) when those are all present and distinct,
+ * else plus its position.
+ */
+export function sessionIds(base: string, sessions: ImportedSession[]): string[] {
+  if (sessions.length === 1) return [base];
+  const names = sessions.map((s) => s.sessionId);
+  const usable = names.every((n) => n !== undefined && n !== '') && new Set(names).size === names.length;
+  return sessions.map((s, i) => `${base}-${usable ? s.sessionId : i + 1}`);
 }
 
 export function registerImport(program: Command, common: (c: Command) => Command): void {

@@ -1,6 +1,8 @@
-import type { LanguageModel } from 'ai';
+import { generateText, type LanguageModel } from 'ai';
 import { BUDGET_PRESETS, type BudgetPresetName } from '../budget/index.js';
 import { llmSummarizer } from '../compact/index.js';
+import { renderContext } from '../context/index.js';
+import type { Entry } from '../model/entry.js';
 import { PRUNE_SEED_000, PRUNE_SEED_001 } from '../prune/index.js';
 import type { SessionOptions } from './options.js';
 
@@ -85,9 +87,25 @@ export function presetOptions(
   const summarizer = extra.summarizerModel
     ? llmSummarizer({ model: extra.summarizerModel, prompt: PROMPT_OF[name] ?? 'seed-004' })
     : undefined;
+  // Seed 004 §7 / A004-09: after compaction, recount with a real request of at most 16 tokens.
+  const countTokens =
+    name === 'seed-004' && extra.summarizerModel ? probeCounter(extra.summarizerModel) : undefined;
   return {
     ...preset,
     budget: { ...BUDGET_PRESETS[BUDGET_OF[name]] },
-    compaction: { ...preset.compaction, ...(summarizer ? { summarizer } : {}) },
+    compaction: {
+      ...preset.compaction,
+      ...(summarizer ? { summarizer } : {}),
+      ...(countTokens ? { countTokens } : {}),
+    },
+  };
+}
+
+/** Counts a context's prompt tokens by sending it with a 16-token output cap and reading the usage. */
+export function probeCounter(model: LanguageModel, system?: string) {
+  return async (entries: Entry[]): Promise<number> => {
+    const messages = renderContext(entries, { format: 'ai-sdk', system });
+    const result = await generateText({ model, messages, maxOutputTokens: 16 });
+    return result.usage.inputTokens ?? 0;
   };
 }

@@ -15,7 +15,7 @@ const estimator = heuristicEstimator();
 
 /**
  * Tokens the simulated provider reports as the prompt: the o200k_base tokens of every string in
- * the Anthropic request it receives (a real tokenizer over what the provider reads, so it
+ * the Anthropic request it receives except opaque signatures (a real tokenizer over what the provider reads, so it
  * disagrees with the chars/4 estimate of the parts the way a real provider does, more on code and
  * JSON than on prose), a few tokens of framing per message, and tool schemas the agent never
  * declared. Real usage from the files cannot serve once condense has compacted: it counts the
@@ -23,14 +23,18 @@ const estimator = heuristicEstimator();
  */
 export const UNDECLARED_TOKENS = 600;
 const FRAMING_PER_MESSAGE = 4;
+/** Thinking signatures and redacted thinking are opaque to the model: providers do not count them. */
+const OPAQUE_FIELDS = new Set(['signature', 'data']);
 export function providerPromptTokens(payload: AnthropicPayload): number {
   let tokens = UNDECLARED_TOKENS + FRAMING_PER_MESSAGE * payload.messages.length;
-  const visit = (value: unknown): void => {
-    if (typeof value === 'string') tokens += countWithTokenizer('o200k_base', value);
-    else if (Array.isArray(value)) value.forEach(visit);
-    else if (value !== null && typeof value === 'object') Object.values(value).forEach(visit);
+  const visit = (value: unknown, key: string): void => {
+    if (typeof value === 'string') {
+      if (!OPAQUE_FIELDS.has(key)) tokens += countWithTokenizer('o200k_base', value);
+    } else if (Array.isArray(value)) value.forEach((v) => visit(v, key));
+    else if (value !== null && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) visit(v, k);
   };
-  visit(payload);
+  visit(payload, '');
   return tokens;
 }
 
