@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { beforeTurnDecision } from '../budget/index.js';
 import { syntheticSession } from '../demo/synthetic.js';
 import { openSession } from '../session/index.js';
-import { type CommonOptions, print, withStore } from './io.js';
+import { type CommonOptions, int, print, withStore } from './io.js';
 import { formatStats, sessionStats } from './stats.js';
 
 interface DemoOptions extends CommonOptions {
@@ -18,7 +18,8 @@ const SYSTEM = 'You are a careful coding agent. Use the tools to read, edit and 
  * (about 2.8 characters per token of the request it was sent), so calibration has work to do.
  */
 export async function runDemo(opts: DemoOptions, log: (line: string) => void) {
-  const contextWindow = Number(opts.window);
+  const contextWindow = int(opts.window, '--window');
+  const messageCount = int(opts.messages, '--messages');
   return withStore(opts, async (store) => {
     await store.deleteSession('demo');
     const session = await openSession(store, 'demo', {
@@ -42,7 +43,7 @@ export async function runDemo(opts: DemoOptions, log: (line: string) => void) {
       ),
     );
     let turns = 0;
-    for (const message of syntheticSession({ messages: Number(opts.messages), seed: 7 })) {
+    for (const message of syntheticSession({ messages: messageCount, seed: 7 })) {
       if (message.role === 'user') {
         turns++;
         log(`turn ${turns}: ${message.parts[0]?.type === 'text' ? message.parts[0].text : ''}`);

@@ -57,7 +57,10 @@ export async function runCompaction(
     if (opts.markerId) await clearMarker(session);
     return { status: 'skipped', reason: plan.reason };
   }
-  const floor = overhead + calibrated(plan.predictedTailTokens);
+  // The floor: what no summary can remove — system prompt and tools, the verbatim tail, and the
+  // latest request, which every summary repeats word for word.
+  const requestTokens = config.estimator.text(plan.latestUserRequest ?? '');
+  const floor = overhead + calibrated(plan.predictedTailTokens + requestTokens);
   if (limit !== null && floor > limit) throw new FloorTooLargeError({ floorTokens: floor, budget: limit });
   if ((await config.hooks.beforeCompact?.({ auto: opts.auto, tokensBefore })) === false) {
     return { status: 'skipped', reason: 'cancelled by the beforeCompact hook' };

@@ -18,7 +18,12 @@ export interface PruneOutcome {
 function viewOrder(active: Entry[]): Entry[] {
   const pivotAt = active.findLastIndex((e) => e.kind === 'compaction');
   if (pivotAt <= 0) return active;
-  return [active[pivotAt]!, ...active.slice(0, pivotAt), ...active.slice(pivotAt + 1)];
+  // Older pivots left inside the kept tail are not in the view: they must not stop the scan.
+  return [
+    active[pivotAt]!,
+    ...active.slice(0, pivotAt).filter((e) => e.kind !== 'compaction'),
+    ...active.slice(pivotAt + 1),
+  ];
 }
 
 /** Unpruned tool-output total at which a batch check last found nothing to do, per session. */

@@ -58,7 +58,8 @@ export function json<T = unknown>(r: CliResult): T {
 
 /** Asserts success with a useful failure message (exit status plus both streams). */
 export function ok(r: CliResult): CliResult {
-  if (r.status !== 0) throw new Error(`condense exited ${r.status}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`condense exited ${r.status}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
   return r;
 }
 
@@ -105,7 +106,11 @@ export function smallChat(): ChatMessage[] {
       role: 'assistant',
       content: null,
       tool_calls: [
-        { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"notes.txt"}' } },
+        {
+          id: 'call_1',
+          type: 'function',
+          function: { name: 'read_file', arguments: '{"path":"notes.txt"}' },
+        },
       ],
     },
     { role: 'tool', tool_call_id: 'call_1', content: 'Buy milk. Never deploy on Fridays.' },
@@ -127,10 +132,18 @@ export function bigToolChat(turns = 10, lines = 3000): ChatMessage[] {
         role: 'assistant',
         content: null,
         tool_calls: [
-          { id: `call_${t}`, type: 'function', function: { name: 'read_file', arguments: JSON.stringify({ path }) } },
+          {
+            id: `call_${t}`,
+            type: 'function',
+            function: { name: 'read_file', arguments: JSON.stringify({ path }) },
+          },
         ],
       },
-      { role: 'tool', tool_call_id: `call_${t}`, content: `// ${path}\n${'export const x = 1;\n'.repeat(lines)}` },
+      {
+        role: 'tool',
+        tool_call_id: `call_${t}`,
+        content: `// ${path}\n${'export const x = 1;\n'.repeat(lines)}`,
+      },
       { role: 'assistant', content: `Reviewed ${path}: no problems found.` },
     );
   }

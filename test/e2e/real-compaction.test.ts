@@ -108,16 +108,18 @@ describe.skipIf(!HAS_DATA)('real sessions compacted repeatedly to a small window
     // A session more than twice its window's conversation space must have compacted.
     if (r.limits.conversation > 2 * r.limits.space) expect(r.compactions).toBeGreaterThan(0);
 
-    // Files: those of summarized entries are named by the latest summary (cumulative, seed 002),
-    // or at least carried in its details; those of the tail are still in the context verbatim.
+    // Files: those of summarized entries are named by the latest summary text (cumulative, seed
+    // 002) and carried in its details; those of the tail are still in the context verbatim.
     const byId = new Map(history.map((e) => [e.id, e]));
     const summarizedFiles = filesOf(lineage.summarized.flat(), byId);
     const tailFiles = filesOf(lineage.tail, byId);
     rows[rows.length - 1] = row(real, r, lineage.markers, [summarizedFiles.size, tailFiles.size]);
     const latest = lineage.pivots.at(-1)?.pivot;
     const carried = new Set([...(latest?.details.filesRead ?? []), ...(latest?.details.filesModified ?? [])]);
-    const unnamed = [...summarizedFiles].filter((f) => !latest?.summary.includes(f) && !carried.has(f));
-    expect(unnamed, 'files summarized but named nowhere in the latest pivot').toEqual([]);
+    const unnamed = [...summarizedFiles].filter((f) => !latest?.summary.includes(f));
+    expect(unnamed, 'files summarized but not named by the latest summary').toEqual([]);
+    const uncarried = [...summarizedFiles].filter((f) => !carried.has(f));
+    expect(uncarried, "files summarized but missing from the latest pivot's details").toEqual([]);
     const context = JSON.stringify(renderAll(active, { system: real.imported.system }).anthropic);
     const lost = [...tailFiles].filter((f) => !context.includes(JSON.stringify(f).slice(1, -1)));
     expect(lost, 'files of the kept tail missing from the context').toEqual([]);

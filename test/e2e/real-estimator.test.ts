@@ -17,49 +17,53 @@ const error = (estimate: number, truth: number) => Math.abs(estimate - truth) / 
 
 function line(label: string, figures: StepFigure[], pick: (f: StepFigure) => number): string {
   const e = figures.map((f) => error(pick(f), f.truth));
+  const bias = stats.mean(figures.map((f) => (pick(f) - f.truth) / f.truth));
   const q = (x: number) => stats.pct(stats.quantile(e, x));
-  return `  ${label.padEnd(34)} n=${String(e.length).padStart(3)}  mean ${stats.pct(stats.mean(e))}  median ${q(0.5)}  p90 ${q(0.9)}  max ${q(1)}`;
+  return `  ${label.padEnd(34)} n=${String(e.length).padStart(3)}  |error| mean ${stats.pct(stats.mean(e))}  median ${q(0.5)}  p90 ${q(0.9)}  max ${q(1)}  bias ${bias >= 0 ? '+' : ''}${stats.pct(bias)}`;
 }
 
-describe.skipIf(!HAS_DATA)('hybrid estimate vs the simulated provider across compactions (Claude Code)', () => {
-  it('falls back to calibrated figures after each compaction and stays usable', async () => {
-    const sessions = loadFamily('claude-code');
-    expect(sessions).toHaveLength(4);
-    const all: StepFigure[] = [];
-    let compactions = 0;
-    for (const real of sessions) {
-      const r = await replay(real);
-      expect(r.errors).toEqual([]);
-      compactions += r.compactions;
-      // The first step of a session has nothing learned yet: reported apart.
-      all.push(...r.figures.map((f, i) => ({ ...f, first: i === 0 })));
-    }
-    const first = all.filter((f) => (f as StepFigure & { first: boolean }).first);
-    const later = all.filter((f) => !(f as StepFigure & { first: boolean }).first);
-    const steady = later.filter((f) => f.method === 'usage+delta');
-    const afterCompaction = later.filter((f) => f.compactedHere);
-    console.log(
-      [
-        `[e2e estimator] 4 Claude Code sessions, ${all.length} prepared prompts, ${compactions} compactions; truth = simulated provider`,
-        line('usage+delta (between compactions)', steady, (f) => f.estimate),
-        line('calibrated, right after compaction', afterCompaction, (f) => f.estimate),
-        line('  plain chars/4 at the same points', afterCompaction, (f) => f.raw),
-        line('first call (nothing learned)', first, (f) => f.estimate),
-        line('plain chars/4, every call', all, (f) => f.raw),
-      ].join('\n'),
-    );
-    expect(afterCompaction.length).toBeGreaterThanOrEqual(compactions - sessions.length);
-    // A compaction clears the provider's last count: the estimate is the calibrated local count.
-    for (const f of afterCompaction) expect(f.method).toBe('calibrated');
-    for (const f of all) {
-      expect(Number.isFinite(f.estimate)).toBe(true);
-      expect(f.estimate).toBeGreaterThan(0);
-    }
-    // Sanity only: the calibrated fallback is in the right range and no worse than chars/4 on average.
-    const mean = (list: StepFigure[], pick: (f: StepFigure) => number) =>
-      stats.mean(list.map((f) => error(pick(f), f.truth)));
-    expect(mean(afterCompaction, (f) => f.estimate)).toBeLessThan(0.5);
-    expect(mean(afterCompaction, (f) => f.estimate)).toBeLessThanOrEqual(mean(afterCompaction, (f) => f.raw));
-    expect(mean(steady, (f) => f.estimate)).toBeLessThan(0.25);
-  });
-});
+describe.skipIf(!HAS_DATA)(
+  'hybrid estimate vs the simulated provider across compactions (Claude Code)',
+  () => {
+    it('falls back to calibrated figures after each compaction and stays usable', async () => {
+      const sessions = loadFamily('claude-code');
+      expect(sessions).toHaveLength(4);
+      const all: StepFigure[] = [];
+      let compactions = 0;
+      for (const real of sessions) {
+        const r = await replay(real);
+        expect(r.errors).toEqual([]);
+        compactions += r.compactions;
+        // The first step of a session has nothing learned yet: reported apart.
+        all.push(...r.figures.map((f, i) => ({ ...f, first: i === 0 })));
+      }
+      const first = all.filter((f) => (f as StepFigure & { first: boolean }).first);
+      const later = all.filter((f) => !(f as StepFigure & { first: boolean }).first);
+      const steady = later.filter((f) => f.method === 'usage+delta');
+      const afterCompaction = later.filter((f) => f.compactedHere);
+      console.log(
+        [
+          `[e2e estimator] 4 Claude Code sessions, ${all.length} prepared prompts, ${compactions} compactions; truth = simulated provider`,
+          line('usage+delta (between compactions)', steady, (f) => f.estimate),
+          line('calibrated, right after compaction', afterCompaction, (f) => f.estimate),
+          line('  plain chars/4 at the same points', afterCompaction, (f) => f.raw),
+          line('first call (nothing learned)', first, (f) => f.estimate),
+          line('plain chars/4, every call', all, (f) => f.raw),
+        ].join('\n'),
+      );
+      // One prepare() runs at most one compaction, and none can run before the first step.
+      expect(afterCompaction.length).toBe(compactions);
+      expect(compactions).toBeGreaterThan(sessions.length);
+      // A compaction clears the provider's last count: the estimate is the calibrated local count.
+      for (const f of afterCompaction) expect(f.method).toBe('calibrated');
+      for (const f of all) {
+        expect(Number.isFinite(f.estimate)).toBe(true);
+        expect(f.estimate).toBeGreaterThan(0);
+      }
+      // Sanity only (measured: 3.7% between compactions, 27% right after one; see the report).
+      const mean = (list: StepFigure[]) => stats.mean(list.map((f) => error(f.estimate, f.truth)));
+      expect(mean(steady)).toBeLessThan(0.25);
+      expect(mean(afterCompaction)).toBeLessThan(0.6);
+    });
+  },
+);

@@ -67,10 +67,6 @@ async function check(real: RealSession, figures: Figures): Promise<void> {
   const pruned = viewTools(pruning).filter((p) => p.compactedAt !== undefined);
   expect(pruned.length, real.name).toBe(outcome?.parts ?? 0);
   figures.prunedParts += pruned.length;
-  const finished = viewTools(pruning).filter((p) => p.state === 'completed' || p.state === 'error');
-  // Two finished outputs or more: with a 200-token protection something older is always prunable
-  // (unless every output is tiny); the turn rule is off, so nothing else protects them.
-  if (finished.length >= 2 && (outcome?.plan.prunableTokens ?? 0) > 0) expect(pruned.length).toBeGreaterThan(0);
   const after = renderAll(pruning.activeEntries(), { system });
   figures.violations.push(...violationsOf(after).map((v) => `${real.name} (pruned): ${v}`));
   // Everything else the view holds (pruned calls keep their inputs): a pruned output also found
@@ -101,36 +97,44 @@ function report(name: string, f: Figures): void {
 
 const fresh = (): Figures => ({ sessions: 0, calls: 0, prunedParts: 0, violations: [] });
 
-describe.skipIf(!HAS_DATA)('real transcripts import and serialize to every format with zero violations', () => {
-  const single = HAS_DATA
-    ? [...loadFamily('claude-code'), ...loadFamily('codex'), ...loadFamily('gemini-cli'), ...loadFamily('swe-agent')]
-    : [];
+describe.skipIf(!HAS_DATA)(
+  'real transcripts import and serialize to every format with zero violations',
+  () => {
+    const single = HAS_DATA
+      ? [
+          ...loadFamily('claude-code'),
+          ...loadFamily('codex'),
+          ...loadFamily('gemini-cli'),
+          ...loadFamily('swe-agent'),
+        ]
+      : [];
 
-  it.each(single.map((s) => [s.name, s] as const))('%s', async (_name, real) => {
-    const figures = fresh();
-    await check(real, figures);
-    report(real.name, figures);
-    expect(figures.violations).toEqual([]);
-    if (real.family !== 'swe-agent' || viewToolsCount(real) > 0) expect(figures.prunedParts).toBeGreaterThan(0);
-  });
+    it.each(single.map((s) => [s.name, s] as const))('%s', async (_name, real) => {
+      const figures = fresh();
+      await check(real, figures);
+      report(real.name, figures);
+      expect(figures.violations).toEqual([]);
+      // Every session with tool calls has old outputs to prune under a 200-token protection.
+      if (figures.calls > 0) expect(figures.prunedParts).toBeGreaterThan(0);
+    });
 
-  it('tau-bench: all 200 runs, repeated call ids included', async () => {
-    const runs = loadFamily('tau-bench');
-    expect(runs).toHaveLength(200);
-    const figures = fresh();
-    for (const run of runs) await check(run, figures);
-    report('tau-bench (200 runs)', figures);
-    expect(figures.violations).toEqual([]);
-    expect(figures.prunedParts).toBeGreaterThan(0);
-  });
+    it('tau-bench: all 200 runs, repeated call ids included', async () => {
+      const runs = loadFamily('tau-bench');
+      expect(runs).toHaveLength(200);
+      // The importer warns where a run reuses a call id: those runs are among the 200.
+      const repeats = runs.filter((r) => r.imported.warnings.some((w) => w.includes('repeats')));
+      expect(repeats.length).toBeGreaterThan(0);
+      const figures = fresh();
+      for (const run of runs) await check(run, figures);
+      report('tau-bench (200 runs)', figures);
+      expect(figures.violations).toEqual([]);
+      expect(figures.prunedParts).toBeGreaterThan(0);
+    });
 
-  it('found every family', () => {
-    const families = new Set(single.map((s) => s.family));
-    expect([...families].sort()).toEqual(['claude-code', 'codex', 'gemini-cli', 'swe-agent']);
-    expect(single.filter((s) => s.family === 'swe-agent').length).toBeGreaterThanOrEqual(19);
-  });
-});
-
-function viewToolsCount(real: RealSession): number {
-  return toolParts(real.imported.messages.map((m) => m.message)).length;
-}
+    it('found every family', () => {
+      const families = new Set(single.map((s) => s.family));
+      expect([...families].sort()).toEqual(['claude-code', 'codex', 'gemini-cli', 'swe-agent']);
+      expect(single.filter((s) => s.family === 'swe-agent').length).toBeGreaterThanOrEqual(19);
+    });
+  },
+);

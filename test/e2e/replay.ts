@@ -30,7 +30,7 @@ export function providerPromptTokens(payload: AnthropicPayload): number {
   const visit = (value: unknown, key: string): void => {
     if (typeof value === 'string') {
       if (!OPAQUE_FIELDS.has(key)) tokens += countWithTokenizer('o200k_base', value);
-    } else if (Array.isArray(value)) value.forEach((v) => visit(v, key));
+    } else if (Array.isArray(value)) for (const v of value) visit(v, key);
     else if (value !== null && typeof value === 'object')
       for (const [k, v] of Object.entries(value)) visit(v, k);
   };
@@ -52,13 +52,21 @@ export interface ReplayLimits {
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.round(x)));
 
 /**
- * A window small against the session: the conversation gets a fifth of the session's size (1,500
+ * A window small against the session: the conversation gets a fifth of the session's size (2,000
  * to 16,000 tokens), so every session longer than twice that must compact several times. The
- * Claude Code and Codex sessions get windows of 19k–24k tokens.
+ * Claude Code and Codex sessions get windows of 18.6k–24k tokens. Floor: every summary repeats the
+ * latest request verbatim (seed 004), so a window under about three times the longest user
+ * message cannot shrink by compacting; condense then refuses with NoProgressError by design
+ * (SWE-agent's issue statements are 1,000+ tokens).
  */
 export function replayLimits(imported: ImportedSession): ReplayLimits {
-  const conversation = imported.messages.reduce((a, m) => a + estimator.message(m.message), 0);
-  const space = clamp(conversation / 5, 2_000, 16_000);
+  const sizes = imported.messages.map((m) => ({
+    role: m.message.role,
+    tokens: estimator.message(m.message),
+  }));
+  const conversation = sizes.reduce((a, m) => a + m.tokens, 0);
+  const longestRequest = Math.max(0, ...sizes.filter((m) => m.role === 'user').map((m) => m.tokens));
+  const space = Math.max(clamp(conversation / 5, 2_000, 16_000), 3 * longestRequest);
   const maxOutput = clamp(space / 8, 256, 2_000);
   const system = estimator.text(imported.system ?? '');
   return {
@@ -103,7 +111,11 @@ export async function replay(real: RealSession): Promise<ReplayResult> {
     limits: { contextWindow: limits.contextWindow, maxOutput: limits.maxOutput },
     budget: { threshold: 0 }, // the limit is the usable budget: window − output
     compaction: { plan: { keepTokens: limits.keepTokens }, summaryTokens: limits.summaryTokens },
-    prune: { protectTokens: Math.floor(limits.space / 2), minimumTokens: Math.floor(limits.space / 8), protectTurns: 0 },
+    prune: {
+      protectTokens: Math.floor(limits.space / 2),
+      minimumTokens: Math.floor(limits.space / 8),
+      protectTurns: 0,
+    },
   });
   const result: ReplayResult = {
     session,

@@ -145,6 +145,8 @@ export function explicitFiles(part: ToolPart): string[] {
 export const stats = {
   mean: (a: number[]) => (a.length === 0 ? Number.NaN : a.reduce((s, x) => s + x, 0) / a.length),
   quantile: (a: number[], q: number) =>
-    a.length === 0 ? Number.NaN : [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * q))]!,
+    a.length === 0
+      ? Number.NaN
+      : [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * q))]!,
   pct: (x: number) => `${(100 * x).toFixed(1)}%`,
 };

@@ -1,8 +1,14 @@
 /** Helpers for the preset scenario tests: messages of exact token sizes, scripted summarizers. */
 import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
+import type { Summarizer, SummaryRequest } from '../../src/compact/index.js';
 import { type ContextFormat, validate } from '../../src/context/index.js';
-import type { SummaryRequest, Summarizer } from '../../src/compact/index.js';
-import type { AssistantMessage, PivotDetails, TextPart, ToolPart, UserMessage } from '../../src/model/index.js';
+import type {
+  AssistantMessage,
+  PivotDetails,
+  TextPart,
+  ToolPart,
+  UserMessage,
+} from '../../src/model/index.js';
 import type { Store } from '../../src/store/index.js';
 import { heuristicEstimator } from '../../src/tokens/estimator.js';
 
@@ -13,7 +19,7 @@ const PART_MAX_CHARS = 4 * 40_000;
 function sizedParts(lead: string, tokens: number): TextPart[] {
   const budget = tokens - 4 - Math.ceil(lead.length / 4);
   if (budget < 0) throw new Error(`${tokens} tokens cannot hold "${lead}"`);
-  const parts: TextPart[] = [{ type: 'text', text: lead.padEnd(Math.ceil(lead.length / 4) * 4, ' ') }];
+  const parts: TextPart[] = [{ type: 'text', text: lead }];
   let chars = budget * 4;
   while (chars > 0) {
     const n = Math.min(chars, PART_MAX_CHARS);
@@ -34,7 +40,10 @@ export function sizedSay(text: string, tokens: number): AssistantMessage {
 }
 
 export const user = (text: string): UserMessage => ({ role: 'user', parts: [{ type: 'text', text }] });
-export const say = (text: string): AssistantMessage => ({ role: 'assistant', parts: [{ type: 'text', text }] });
+export const say = (text: string): AssistantMessage => ({
+  role: 'assistant',
+  parts: [{ type: 'text', text }],
+});
 
 let calls = 0;
 /** A finished tool call whose output is `outputTokens` estimated tokens. */
@@ -63,7 +72,8 @@ export function scripted(write: (request: SummaryRequest, n: number) => string):
     async summarize(request) {
       requests.push(request);
       const details: PivotDetails = { filesRead: [], filesModified: [] };
-      if (request.plan.latestUserRequest !== undefined) details.lastUserRequest = request.plan.latestUserRequest;
+      if (request.plan.latestUserRequest !== undefined)
+        details.lastUserRequest = request.plan.latestUserRequest;
       return { text: write(request, requests.length), details };
     },
   };

@@ -1,0 +1,134 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { validate } from '../../src/context/index.js';
+import {
+  bigToolChat,
+  cli,
+  cliAsync,
+  freshDb,
+  json,
+  ok,
+  type SessionRow,
+  sessions,
+  tempDir,
+  writeFile,
+} from './support.js';
+
+const dir = tempDir();
+
+interface CompactReport {
+  pivotId: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  summary: string;
+  summarizer: string;
+}
+
+describe('condense compact', () => {
+  const db = freshDb(dir);
+  let before: SessionRow;
+
+  beforeAll(() => {
+    ok(cli(['import', writeFile(dir, 'big.json', bigToolChat(10, 3000)), '--session', 'big', '--db', db]));
+    before = sessions(db)[0]!;
+  });
+
+  it('compacts with the extractive summarizer and the view shrinks; a second compaction with options stacks on it', () => {
+    const first = json<CompactReport>(ok(cli(['compact', 'big', '--db', db, '--json'])));
+    expect(first).toMatchObject({ summarizer: 'extractive', tokensBefore: before.activeTokens });
+    expect(first.pivotId).toMatch(/\S/);
+    expect(first.tokensAfter).toBeLessThan(first.tokensBefore);
+    expect(first.summary).toContain('src/module0.ts'); // a file read early on is named in the summary
+    const mid = sessions(db)[0]!;
+    expect(mid.entryCount).toBe(before.entryCount + 1); // the pivot
+    expect(mid.activeTokens).toBe(first.tokensAfter);
+
+    // Every option at once; the instructions reach the summary, the budget flags are accepted.
+    const second = ok(
+      cli([
+        'compact',
+        'big',
+        '--db',
+        db,
+        '--context-window',
+        '64000',
+        '--keep-tokens',
+        '4000',
+        '--summary-tokens',
+        '1500',
+        '--instructions',
+        'Focus on module9',
+        '--preset',
+        'seed-002',
+      ]),
+    );
+    expect(second.stdout).toMatch(/^compacted: \d+ → \d+ tokens \(pivot \S+, extractive, \d+ ms\)\n\n/);
+    expect(second.stdout).toContain('Focus on module9');
+    const [, from, to] = /^compacted: (\d+) → (\d+)/.exec(second.stdout)!;
+    expect(Number(to)).toBeLessThan(Number(from));
+    expect(Number(from)).toBe(mid.activeTokens);
+  });
+
+  it('after compaction the context holds the summary and passes validate for every provider', async () => {
+    const formats = ['openai', 'anthropic', 'gemini', 'ai-sdk'] as const;
+    const runs = await Promise.all(
+      formats.map((f) => cliAsync(['context', 'big', '--format', f, '--db', db])),
+    );
+    formats.forEach((f, i) => {
+      const payload = json(ok(runs[i]!));
+      expect(validate(payload, f), f).toEqual([]);
+      expect(runs[i]!.stdout).toContain('conversation-summary');
+    });
+  });
+
+  it.fails('KNOWN BUG (compact/view): keeps the imported system prompt in the context after compaction', () => {
+    // The chat's system message is a log entry at seq 0; the planner summarizes it with the rest,
+    // so the view after compaction has no system prompt (DESIGN: "the system prompt is kept").
+    const openai = json<{ role: string }[]>(ok(cli(['context', 'big', '--format', 'openai', '--db', db])));
+    expect(openai[0]!.role).toBe('system');
+  });
+});
+
+describe('condense compact failures write nothing', () => {
+  const db = freshDb(dir);
+
+  beforeAll(() => {
+    ok(cli(['import', writeFile(dir, 'big2.json', bigToolChat(6, 3000)), '--session', 'big', '--db', db]));
+  });
+
+  it('an LLM summarizer with no server behind it fails clearly and leaves no pivot', async () => {
+    const before = sessions(db);
+    // --max-retries 0: the AI SDK's default two retries would only add ~6 s of backoff here.
+    const args = [
+      '--summarizer',
+      'openai:some-model',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--max-retries',
+      '0',
+    ];
+    const [down, badSpec, badPreset, badNumber, urlAlone] = await Promise.all([
+      cliAsync(['compact', 'big', ...args, '--db', db]),
+      cliAsync(['compact', 'big', '--summarizer', 'gpt-4o', '--db', db]),
+      cliAsync(['compact', 'big', '--preset', 'seed-999', '--db', db]),
+      cliAsync(['compact', 'big', '--keep-tokens', 'lots', '--db', db]),
+      cliAsync(['compact', 'big', '--base-url', 'http://127.0.0.1:9/v1', '--db', db]),
+    ]);
+    expect(down.status).toBe(2);
+    expect(down.stdout).toBe('');
+    expect(down.stderr).toMatch(
+      /^condense: summarizer openai:some-model at http:\/\/127\.0\.0\.1:9\/v1 failed, nothing was written: .*(connect|ECONNREFUSED|fetch)/i,
+    );
+    expect(badSpec.stderr).toBe(
+      "condense: --summarizer takes 'extractive' or PROVIDER:MODEL (e.g. openai:gpt-4o-mini, ollama:llama3.1), got 'gpt-4o'\n",
+    );
+    expect(badPreset.stderr).toBe(
+      "condense: --preset must be one of default, seed-000, seed-001, seed-002, seed-003, seed-004, got 'seed-999'\n",
+    );
+    expect(badNumber.stderr).toBe(
+      "condense: --keep-tokens must be a non-negative whole number, got 'lots'\n",
+    );
+    expect(urlAlone.stderr).toBe('condense: --base-url needs --summarizer PROVIDER:MODEL\n');
+    for (const r of [badSpec, badPreset, badNumber, urlAlone]) expect(r.status).toBe(2);
+    expect(sessions(db)).toEqual(before);
+  });
+});

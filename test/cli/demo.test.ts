@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { validate } from '../../src/context/index.js';
+import { type CliResult, cliAsync, freshDb, json, ok, ROOT, tempDir } from './support.js';
+
+const dir = tempDir();
+
+/** `npm run demo` as a user types it (only the database moved to a temp file). */
+function npmDemo(db: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'demo', '--', '--db', db], { cwd: ROOT, timeout: 60_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => {
+      stdout += s;
+    });
+    child.stderr.setEncoding('utf8').on('data', (s: string) => {
+      stderr += s;
+    });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** The figures of every `  compaction: A → B tokens` line. */
+function compactions(text: string): [number, number][] {
+  return [...text.matchAll(/^ {2}compaction: (\d+) → (\d+) tokens/gm)].map((m) => [
+    Number(m[1]),
+    Number(m[2]),
+  ]);
+}
+
+function expectStory(text: string): void {
+  expect(text).toMatch(/^turn 1: /m);
+  expect(text).toMatch(/^ {2}prune: cleared [1-9]\d* old tool outputs \([1-9]\d* tokens\)$/m);
+  const figures = compactions(text);
+  expect(figures.length).toBeGreaterThan(0);
+  for (const [before, after] of figures) expect(after).toBeLessThan(before);
+  // Then the stats and the context the agent would send next.
+  const [, tail] = text.split(/\ncontext sent next \(/);
+  expect(tail, 'the context preview').toBeDefined();
+  expect(tail).toMatch(/^\d+ messages\):\n {2}system {4}You are a careful coding agent/);
+  expect(tail).toMatch(/\n {2}user {6}<conversation-summary>/);
+  expect(text).toMatch(/\nentries \d+ \(\d+ in view\) {2}compactions [1-9]/);
+}
+
+describe('condense demo', () => {
+  it('a short run shows pruning, compaction and the context after; --json gives a valid context', async () => {
+    const args = ['demo', '--messages', '80', '--window', '20000'];
+    const [human, machine] = await Promise.all([
+      cliAsync([...args, '--db', freshDb(dir)]),
+      cliAsync([...args, '--db', freshDb(dir), '--json']),
+    ]);
+    expectStory(ok(human).stdout);
+    const result = json<{ context: unknown; log: string[]; stats: { compactions: number } }>(ok(machine));
+    expect(validate(result.context, 'openai')).toEqual([]);
+    expect(result.stats.compactions).toBe(compactions(human.stdout).length);
+    expect(result.log.some((l) => l.startsWith('  prune: '))).toBe(true);
+  });
+
+  it('npm run demo (the README command) runs with its defaults', async () => {
+    const run = await npmDemo(freshDb(dir));
+    expect(run.status, run.stderr).toBe(0);
+    expectStory(run.stdout);
+  });
+
+  it('rejects a window that is not a number', async () => {
+    const r = await cliAsync(['demo', '--window', 'big', '--db', freshDb(dir)]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("condense: --window must be a non-negative whole number, got 'big'\n");
+  });
+});

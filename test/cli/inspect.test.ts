@@ -1,0 +1,165 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { validate } from '../../src/context/index.js';
+import {
+  type CliResult,
+  cli,
+  cliAsync,
+  freshDb,
+  json,
+  ok,
+  smallChat,
+  tempDir,
+  writeFile,
+} from './support.js';
+
+const dir = tempDir();
+const FORMATS = ['openai', 'anthropic', 'gemini', 'ai-sdk'] as const;
+type Format = (typeof FORMATS)[number];
+
+describe('condense --help', () => {
+  it('lists every command', () => {
+    const help = ok(cli(['--help'])).stdout;
+    for (const command of [
+      'import',
+      'sessions',
+      'stats',
+      'export',
+      'context',
+      'prune',
+      'compact',
+      'validate',
+      'demo',
+    ])
+      expect(help).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+  });
+});
+
+describe('stats, context, validate on an imported chat', () => {
+  const db = freshDb(dir);
+  let human: CliResult;
+  let statsJson: CliResult;
+  const contexts = new Map<Format, CliResult>();
+
+  beforeAll(async () => {
+    ok(cli(['import', writeFile(dir, 'chat.json', smallChat()), '--session', 'chat', '--db', db]));
+    const runs = await Promise.all([
+      cliAsync(['stats', 'chat', '--db', db]),
+      cliAsync(['stats', 'chat', '--db', db, '--json', '--model', 'gpt-4o']),
+      ...FORMATS.map((f) => cliAsync(['context', 'chat', '--format', f, '--db', db])),
+    ]);
+    [human, statsJson] = runs as [CliResult, CliResult];
+    FORMATS.forEach((f, i) => contexts.set(f, runs[2 + i]!));
+  });
+
+  it('stats prints tokens by role and by tool, the usable budget and the decision', () => {
+    const text = ok(human).stdout;
+    expect(text).toMatch(/by role[^\n]*:\n\s+system\s+\d+\n\s+user\s+\d+\n\s+assistant\s+\d+/);
+    expect(text).toMatch(/by tool \(outputs\):\n\s+read_file\s+\d+/);
+    // The unknown model falls back to 128,000 with the 32,000 output cap reserved (seed 001).
+    expect(text).toMatch(/window 128000 {2}usable 96000/);
+    expect(text).toMatch(/^decision: ok \(under-limit; \d+ vs limit 96000\)$/m);
+  });
+
+  it('stats --json carries the same figures, with the named model’s limits', () => {
+    const s = json<Record<string, unknown>>(ok(statsJson));
+    expect(s).toMatchObject({
+      session: 'chat',
+      model: 'gpt-4o',
+      entries: 4,
+      contextWindow: 128_000,
+      // gpt-4o: 128,000 − min(16,384 max output, 32,000 cap); the 0.8 threshold triggers first.
+      usable: 111_616,
+      limit: 102_400,
+      decision: { compact: false, reason: 'under-limit', limit: 102_400 },
+    });
+    const tokens = s.tokens as {
+      byRole: Record<string, number>;
+      byTool: Record<string, number>;
+      total: number;
+    };
+    expect(Object.keys(tokens.byRole).sort()).toEqual(['assistant', 'system', 'user']);
+    expect(tokens.byTool.read_file).toBeGreaterThan(0);
+    expect(Object.values(tokens.byRole).reduce((a, b) => a + b, 0)).toBe(tokens.total);
+  });
+
+  it('context prints each provider’s request shape, and it passes validate', () => {
+    const payload = (f: Format) => json<unknown>(ok(contexts.get(f)!));
+    const openai = payload('openai') as { role: string }[];
+    expect(Array.isArray(openai)).toBe(true);
+    expect(openai.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant']);
+    const anthropic = payload('anthropic') as { system: unknown; messages: { role: string }[] };
+    expect(anthropic.system).toContain('careful assistant');
+    expect(anthropic.messages[0]!.role).toBe('user');
+    const gemini = payload('gemini') as { systemInstruction: unknown; contents: { role: string }[] };
+    expect(JSON.stringify(gemini.systemInstruction)).toContain('careful assistant');
+    expect(gemini.contents.map((c) => c.role)).toEqual(['user', 'model', 'user', 'model']);
+    expect(Array.isArray(payload('ai-sdk'))).toBe(true);
+    for (const f of FORMATS) expect(validate(payload(f), f), f).toEqual([]);
+  });
+
+  it('validate exits 0 on each context payload and 1, listing violations, on a broken one', async () => {
+    const files = FORMATS.map((f) => writeFile(dir, `context-${f}.json`, contexts.get(f)!.stdout));
+    const broken = writeFile(dir, 'broken.json', [
+      { role: 'user', content: 'hi' },
+      { role: 'tool', tool_call_id: 'nowhere', content: 'orphan result' },
+      { role: 'assistant', content: '' },
+    ]);
+    const body = writeFile(dir, 'body.json', {
+      model: 'gpt-4o',
+      messages: JSON.parse(contexts.get('openai')!.stdout),
+    });
+    const runs = await Promise.all([
+      ...FORMATS.map((f, i) => cliAsync(['validate', files[i]!, '--provider', f])),
+      cliAsync(['validate', broken, '--provider', 'openai']),
+      cliAsync(['validate', broken, '--provider', 'openai', '--json']),
+      cliAsync(['validate', body, '--provider', 'openai']),
+      cliAsync(['validate', files[0]!, '--provider', 'mistral']),
+      cliAsync([
+        'validate',
+        writeFile(dir, 'not-json.json', '[\n{"role": "user"\n "content": "hi"}\n]\n'),
+        '--provider',
+        'openai',
+      ]),
+    ]);
+    FORMATS.forEach((f, i) => {
+      expect(runs[i]!.status, runs[i]!.stderr).toBe(0);
+      expect(runs[i]!.stdout).toBe(`valid for ${f}\n`);
+    });
+    const [bad, badJson, wholeBody, badProvider, notJson] = runs.slice(FORMATS.length) as CliResult[];
+    expect(bad!.status).toBe(1);
+    expect(bad!.stdout).toMatch(/^\d+ violations? of openai's rules:\n\s+message 1: \[[\w-]+\] .*nowhere/);
+    expect(badJson!.status).toBe(1);
+    const report = json<{ valid: boolean; violations: { index: number; rule: string }[] }>(badJson!);
+    expect(report.valid).toBe(false);
+    expect(report.violations.map((v) => v.index)).toEqual(expect.arrayContaining([1, 2]));
+    // A whole Chat Completions request body is checked through its messages.
+    expect(wholeBody!.status, wholeBody!.stderr).toBe(0);
+    expect(badProvider!.status).toBe(2);
+    expect(badProvider!.stderr).toBe(
+      "condense: --provider must be one of openai, anthropic, gemini, ai-sdk, got 'mistral'\n",
+    );
+    expect(notJson!.status).toBe(2);
+    expect(notJson!.stderr).toMatch(/^condense: .*not-json\.json:line 3: malformed JSON: Expected ','/);
+  });
+
+  it('context rejects an unknown format', async () => {
+    const r = await cliAsync(['context', 'chat', '--format', 'cohere', '--db', db]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      "condense: --format must be one of ai-sdk, openai, anthropic, gemini, got 'cohere'\n",
+    );
+  });
+});
+
+describe.concurrent('every session command names a session that does not exist', () => {
+  it.each([['stats'], ['export'], ['context', '--format', 'openai'], ['prune', '--dry-run'], ['compact']])(
+    '%s',
+    async (command, ...rest) => {
+      const db = freshDb(dir);
+      const r = await cliAsync([command, 'ghost', ...rest, '--db', db]);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`condense: no session 'ghost' in ${db} (list them with: condense sessions)\n`);
+    },
+  );
+});
