@@ -50,9 +50,16 @@ export async function runCompaction(
   const estimate = session.estimate();
   const tokensBefore = estimate.tokens;
   const calibrated = (raw: number) => Math.ceil(raw * estimate.ratio);
-  const overhead = calibrated(config.overheadRaw);
+  // Besides the declared system prompt and tools, the provider counted tokens the log cannot
+  // explain (the calibration residual): they stay after compaction too.
+  const state = log.record.state;
+  const residual = state.calibration[state.lastUsage?.model ?? config.model]?.residual ?? 0;
+  const overhead = calibrated(config.overheadRaw) + Math.max(0, residual);
   const limit = config.budget.limit;
-  const plan = planCompaction(log.active, planOptions(session, limit, estimate.ratio));
+  const plan = planCompaction(
+    log.active,
+    planOptions(session, limit === null ? null : limit - overhead, estimate.ratio),
+  );
   if ('nothing' in plan) {
     if (opts.markerId) await clearMarker(session);
     return { status: 'skipped', reason: plan.reason };
@@ -123,13 +130,14 @@ export async function runCompaction(
 const MAX_TAIL_SHARE = 0.4;
 
 /**
- * The configured plan, with the kept tail capped by the budget: seed 002's 30,000 tokens suit a
- * 200k window, but with a small one they would leave the context as full as before.
+ * The configured plan, with the kept tail capped by the room the budget leaves beside the fixed
+ * overhead: seed 002's 30,000 tokens suit a 200k window, but with a small one they would leave
+ * the context as full as before.
  */
-function planOptions(session: Session, limit: number | null, ratio: number): PlanOptions {
+function planOptions(session: Session, room: number | null, ratio: number): PlanOptions {
   const plan = session.config.compaction.plan ?? {};
-  if (limit === null || plan.keepNone) return plan;
-  const cap = Math.max(1, Math.floor((limit * MAX_TAIL_SHARE) / Math.max(ratio, 0.01)));
+  if (room === null || plan.keepNone) return plan;
+  const cap = Math.max(1, Math.floor((Math.max(0, room) * MAX_TAIL_SHARE) / Math.max(ratio, 0.01)));
   return { ...plan, keepTokens: Math.min(plan.keepTokens ?? DEFAULT_PLAN_OPTIONS.keepTokens, cap) };
 }
 

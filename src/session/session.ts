@@ -40,13 +40,17 @@ export interface Prepared {
   pruned: PruneOutcome | null;
 }
 
+/** Growth, as a share of the budget, after which a failed automatic compaction is tried again. */
+const AUTO_RETRY_GROWTH = 0.25;
+
 /** The orchestrator an agent calls around each model call: append, recordStep, prepare. */
 export class Session {
   readonly events = new Emitter<SessionEvents>();
   /** Raw log tokens and overhead of the last context handed out, to calibrate against usage. */
   private lastPrepared: { logRaw: number; overheadRaw: number } | null = null;
   private overflowRetried = false;
-  private failedAtVersion = -1;
+  /** Estimate when an automatic compaction last failed: automatic attempts wait for real growth. */
+  private autoFailedAt: number | null = null;
 
   private constructor(
     readonly log: Log,
@@ -155,14 +159,13 @@ export class Session {
     let compaction: CompactionOutcome | null = null;
     const pending = this.log.record.state.pendingMarkerId;
     // Like the before-turn path: a marker whose compaction failed is not retried until the log changes.
-    if (pending && this.failedAtVersion !== this.log.record.version)
-      compaction = await this.runMarker(pending, input.signal);
+    if (pending && !this.autoSuspended()) compaction = await this.runMarker(pending, input.signal);
     const pruned = this.config.prune?.when === 'turn' ? await this.prune({ batch: true }) : null;
     let tokens = this.estimate(overheadRaw);
     let decision = this.config.checks.beforeTurn
       ? beforeTurnDecision(tokens, this.config.budget)
       : beforeTurnDecision(0, this.config.budget);
-    if (decision.compact && compaction === null && this.failedAtVersion !== this.log.record.version) {
+    if (decision.compact && compaction === null && !this.autoSuspended()) {
       compaction = await this.compact({ auto: true, signal: input.signal });
       tokens = this.estimate(overheadRaw);
       decision = beforeTurnDecision(tokens, this.config.budget);
@@ -175,6 +178,17 @@ export class Session {
     });
     this.lastPrepared = { logRaw: this.log.record.state.activeTokens, overheadRaw };
     return { messages, decision, tokens, compaction, pruned };
+  }
+
+  /**
+   * After a compaction failed (floor over budget, no progress, a bad summary), it is reported
+   * once; further automatic attempts wait until the context has grown by a quarter of the
+   * budget, since the same condition would only fail again — never a retry every turn.
+   */
+  private autoSuspended(): boolean {
+    if (this.autoFailedAt === null) return false;
+    const limit = this.config.budget.limit ?? 0;
+    return this.estimate().tokens < this.autoFailedAt + AUTO_RETRY_GROWTH * limit;
   }
 
   private async runMarker(markerId: string, signal?: AbortSignal): Promise<CompactionOutcome> {
@@ -190,9 +204,11 @@ export class Session {
     opts: { instructions?: string; auto?: boolean; markerId?: string; signal?: AbortSignal } = {},
   ): Promise<CompactionOutcome> {
     try {
-      return await runCompaction(this, { auto: opts.auto ?? false, ...opts });
+      const outcome = await runCompaction(this, { auto: opts.auto ?? false, ...opts });
+      if (outcome.status === 'compacted') this.autoFailedAt = null;
+      return outcome;
     } catch (error) {
-      this.failedAtVersion = this.log.record.version;
+      this.autoFailedAt = this.estimate().tokens;
       this.events.emit('compaction:error', { error: error as Error });
       throw error;
     }

@@ -26,6 +26,7 @@ interface CompactReport {
 describe('condense compact', () => {
   const db = freshDb(dir);
   let before: SessionRow;
+  let afterCompaction: { role: string }[] = [];
 
   beforeAll(() => {
     ok(cli(['import', writeFile(dir, 'big.json', bigToolChat(10, 3000)), '--session', 'big', '--db', db]));
@@ -68,23 +69,22 @@ describe('condense compact', () => {
     expect(Number(from)).toBe(mid.activeTokens);
   });
 
-  it('after compaction the context holds the summary and passes validate for every provider', async () => {
-    const formats = ['openai', 'anthropic', 'gemini', 'ai-sdk'] as const;
+  it('after compaction the context holds the summary and passes validate', async () => {
+    const formats = ['openai', 'gemini'] as const;
     const runs = await Promise.all(
       formats.map((f) => cliAsync(['context', 'big', '--format', f, '--db', db])),
     );
     formats.forEach((f, i) => {
-      const payload = json(ok(runs[i]!));
-      expect(validate(payload, f), f).toEqual([]);
+      expect(validate(json(ok(runs[i]!)), f), f).toEqual([]);
       expect(runs[i]!.stdout).toContain('conversation-summary');
     });
+    afterCompaction = json<{ role: string }[]>(runs[0]!);
   });
 
-  it.fails('KNOWN BUG (compact/view): keeps the imported system prompt in the context after compaction', () => {
+  it.fails('KNOWN BUG (compact planner): the imported system prompt is still sent after compaction', () => {
     // The chat's system message is a log entry at seq 0; the planner summarizes it with the rest,
-    // so the view after compaction has no system prompt (DESIGN: "the system prompt is kept").
-    const openai = json<{ role: string }[]>(ok(cli(['context', 'big', '--format', 'openai', '--db', db])));
-    expect(openai[0]!.role).toBe('system');
+    // so the context after compaction has no system prompt (issue 3: "the system prompt is kept").
+    expect(afterCompaction[0]!.role).toBe('system');
   });
 });
 
@@ -96,7 +96,6 @@ describe('condense compact failures write nothing', () => {
   });
 
   it('an LLM summarizer with no server behind it fails clearly and leaves no pivot', async () => {
-    const before = sessions(db);
     // --max-retries 0: the AI SDK's default two retries would only add ~6 s of backoff here.
     const args = [
       '--summarizer',
@@ -129,6 +128,7 @@ describe('condense compact failures write nothing', () => {
     );
     expect(urlAlone.stderr).toBe('condense: --base-url needs --summarizer PROVIDER:MODEL\n');
     for (const r of [badSpec, badPreset, badNumber, urlAlone]) expect(r.status).toBe(2);
-    expect(sessions(db)).toEqual(before);
+    // Just what the import wrote: system + 6 × (user, tool step, answer), no pivot.
+    expect(sessions(db).map((r) => [r.id, r.entryCount])).toEqual([['big', 19]]);
   });
 });

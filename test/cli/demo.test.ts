@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../src/context/index.js';
 import { type CliResult, cliAsync, freshDb, json, ok, ROOT, tempDir } from './support.js';
@@ -24,7 +26,7 @@ function npmDemo(db: string): Promise<CliResult> {
 
 /** The figures of every `  compaction: A → B tokens` line. */
 function compactions(text: string): [number, number][] {
-  return [...text.matchAll(/^ {2}compaction: (\d+) → (\d+) tokens/gm)].map((m) => [
+  return [...text.matchAll(/^ {2}compaction: ([\d.]+) → ([\d.]+) tokens/gm)].map((m) => [
     Number(m[1]),
     Number(m[2]),
   ]);
@@ -45,17 +47,28 @@ function expectStory(text: string): void {
 }
 
 describe('condense demo', () => {
+  const jsonDb = freshDb(dir);
+
   it('a short run shows pruning, compaction and the context after; --json gives a valid context', async () => {
     const args = ['demo', '--messages', '80', '--window', '20000'];
     const [human, machine] = await Promise.all([
       cliAsync([...args, '--db', freshDb(dir)]),
-      cliAsync([...args, '--db', freshDb(dir), '--json']),
+      cliAsync([...args, '--db', jsonDb, '--json']),
     ]);
     expectStory(ok(human).stdout);
     const result = json<{ context: unknown; log: string[]; stats: { compactions: number } }>(ok(machine));
     expect(validate(result.context, 'openai')).toEqual([]);
     expect(result.stats.compactions).toBe(compactions(human.stdout).length);
     expect(result.log.some((l) => l.startsWith('  prune: '))).toBe(true);
+  });
+
+  it.fails('KNOWN BUG (session/compaction): the demo session exports and re-imports', async () => {
+    // With a learned calibration ratio the pivot's tokensAfter is not a whole number (the demo
+    // prints "→ 6854.7166… tokens"); the entry schema wants an integer, so the export is refused.
+    const exported = ok(await cliAsync(['export', 'demo', '--db', jsonDb])).stdout;
+    const file = join(dir, 'demo.jsonl');
+    writeFileSync(file, exported);
+    ok(await cliAsync(['import', file, '--session', 'demo-copy', '--db', jsonDb]));
   });
 
   it('npm run demo (the README command) runs with its defaults', async () => {

@@ -37,6 +37,6 @@ describe('condense prune', () => {
 
     const again = json<PruneReport>(ok(cli(['prune', 'big', '--db', db, '--json'])));
     expect(again).toMatchObject({ dryRun: false, parts: 0, tokensSaved: 0, marks: [] });
-    expect(sessions(db)[0]).toEqual(after);
+    expect(again.reason).toMatch(/stopped at marked part/);
   });
 });

@@ -99,11 +99,18 @@ describe('seed 001 §4: marker → compaction → resume', () => {
 
   it('queues a marker with auto: true; the next context is [question, summary, continue]', async () => {
     const session = await openSession(memoryStore(), 's', withLimits(limits));
-    await session.append(user('Add retries to src/http/client.ts'));
+    // A log the provider's count agrees with (88,000 tokens of reads), so none of it is overhead.
+    await session.append([
+      user('Add retries to src/http/client.ts'),
+      act(toolRun('read', { path: 'src/http/client.ts' }, 44_000)),
+      act(toolRun('read', { path: 'src/http/retry.ts' }, 44_000)),
+    ]);
+    const prompt = session.estimate().tokens;
     const step = await session.recordStep({
       message: say('Adding retries.'),
-      usage: usage(80_000, 9_000, 2_000),
+      usage: usage(prompt - 9_000, 9_000, 2_000),
     });
+    expect(step.decision).toMatchObject({ compact: true, tokens: prompt + 2_000 });
     const marker = (await session.history()).find((e) => e.id === step.markerId);
     expect(marker?.kind === 'message' && marker.message.parts).toEqual([
       { type: 'compaction-marker', auto: true },

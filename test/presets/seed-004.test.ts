@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { SEED_004_PROMPT } from '../../src/compact/index.js';
 import type { OpenAIChatMessage } from '../../src/context/index.js';
 import type { AssistantMessage } from '../../src/model/index.js';
-import { openSession, presetOptions, type SessionOptions } from '../../src/session/index.js';
+import { openSession, presetOptions, type Session, type SessionOptions } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
 import { act, expectValid, reply, say, toolRun, user } from './support.js';
 
@@ -44,6 +44,23 @@ const step: AssistantMessage = {
     },
   ],
 };
+
+/**
+ * The request, then 196,000 tokens of reads, then `step` with a usage the log explains (prompt =
+ * the local count): prompt + completion = 200,000.
+ */
+async function nearlyFull(session: Session): Promise<string | null> {
+  await session.append(user(REQUEST));
+  for (let i = 0; i < 4; i++) {
+    await session.append(act(toolRun('read_file', { path: `src/queue/part${i}.ts` }, 49_000)));
+  }
+  const prompt = session.estimate().tokens;
+  const result = await session.recordStep({
+    message: step,
+    usage: { prompt_tokens: prompt, completion_tokens: 200_000 - prompt },
+  });
+  return result.markerId;
+}
 
 describe('seed 004: ContextTokens ≥ 200,000 after each call', () => {
   it.each([
@@ -106,12 +123,7 @@ describe('seed 004: compaction', () => {
       },
     });
     const session = await openSession(memoryStore(), 's', options({ summarizerModel: model }));
-    await session.append(user(REQUEST));
-    const overflow = await session.recordStep({
-      message: step,
-      usage: { prompt_tokens: 199_500, completion_tokens: 500 },
-    });
-    expect(overflow.markerId).not.toBeNull();
+    expect(await nearlyFull(session)).not.toBeNull();
 
     const prepared = await session.prepare({ format: 'openai' });
     expect(prepared.compaction?.status).toBe('compacted');
@@ -165,8 +177,7 @@ describe('seed 004: compaction', () => {
 
   it('with the offline summarizer: the seven sections, then the last request verbatim', async () => {
     const session = await openSession(memoryStore(), 's', options());
-    await session.append(user(REQUEST));
-    await session.recordStep({ message: step, usage: { prompt_tokens: 200_000, completion_tokens: 1 } });
+    expect(await nearlyFull(session)).not.toBeNull();
     const prepared = await session.prepare({ format: 'openai' });
     expect(prepared.compaction?.status).toBe('compacted');
     const messages = prepared.messages as OpenAIChatMessage[];

@@ -17,19 +17,19 @@ describe('after-step trigger (seeds 000/001)', () => {
     const session = await openSession(store, 's', small);
     const overflows: number[] = [];
     session.on('overflow', (e) => overflows.push(e.decision.tokens));
-    await session.append(turn('first request about parser.ts', 3, 4_000));
+    await session.append(turn('first request about parser.ts', 3, 20_000));
     await session.append(user('second request'));
     const step = await session.recordStep({
       message: say('ok'),
-      usage: { prompt_tokens: 19_500, completion_tokens: 100 },
+      usage: { prompt_tokens: 17_000, completion_tokens: 100 },
     });
     expect(step.decision?.compact).toBe(true);
     expect(step.markerId).not.toBeNull();
-    expect(overflows).toEqual([19_600]);
+    expect(overflows).toEqual([17_100]);
     // A second overflowing step does not queue a second marker (A001-14).
     const again = await session.recordStep({
       message: say('still'),
-      usage: { prompt_tokens: 19_700, completion_tokens: 10 },
+      usage: { prompt_tokens: 17_200, completion_tokens: 10 },
     });
     expect(again.markerId).toBe(step.markerId);
     expect(session.record.state.pendingMarkerId).toBe(step.markerId);

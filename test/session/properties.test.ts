@@ -21,6 +21,7 @@ import {
   checkLineage,
   checkOnlyGrows,
   expectedActiveTokens,
+  viewTokens,
 } from './invariants.js';
 import { CONFIGS, type Op, opArb, Runner } from './ops.js';
 
@@ -97,7 +98,6 @@ describe('session operation sequences (TESTING item 1, invariants)', () => {
       }),
       { numRuns: 100 },
     );
-    console.log('memory runs:', stats);
     // The generators must actually reach compaction and pruning, or the property proves little.
     expect(stats.compactions).toBeGreaterThan(20);
     expect(stats.prunedParts).toBeGreaterThan(5);
@@ -122,5 +122,22 @@ describe('session operation sequences (TESTING item 1, invariants)', () => {
       { numRuns: 20 },
     );
     expect(stats.compactions).toBeGreaterThan(0);
+  });
+});
+
+describe('activeTokens against the view', () => {
+  // SessionState.activeTokens is documented as "estimated tokens of the current view", but a
+  // queued marker is added by afterAppend (session.queueMarker) while the view drops pending
+  // markers: the figure runs ahead of the view by the marker's tokens (5, plus any instructions)
+  // until the marker is answered; the before-turn estimate (addedSinceUsage) counts it too.
+  it.fails('a pending compaction marker is not counted', async () => {
+    const session = await openSession(memoryStore(), 's', CONFIGS['default tail, user summary']!);
+    await session.append({ role: 'user', parts: [{ type: 'text', text: 'Refactor the parser' }] });
+    const step = await session.recordStep({
+      message: { role: 'assistant', parts: [{ type: 'text', text: 'Refactoring.' }] },
+      usage: { prompt_tokens: 9_900, completion_tokens: 10 },
+    });
+    expect(step.markerId).not.toBeNull();
+    expect(session.record.state.activeTokens).toBe(viewTokens(session.activeEntries()));
   });
 });

@@ -15,7 +15,10 @@ describe('pruning with an older pivot inside the kept tail', () => {
       model: 'm',
       limits: { contextWindow: 1_000_000, maxOutput: 10_000 },
       prune: { protectTokens: 1_000, minimumTokens: 400, protectTurns: 0 },
-      compaction: { plan: { keepTurns: 3, keepTokens: 50_000 }, summarizer: scripted((_r, n) => `Summary ${n}.`) },
+      compaction: {
+        plan: { keepTurns: 3, keepTokens: 50_000 },
+        summarizer: scripted((_r, n) => `Summary ${n}.`),
+      },
     });
     const turn = (n: number, tokens: number) => [
       user(`Request ${n}`),
