@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { FORMAT_NAMES, type FormatName, type ImportedSession, parseTranscript } from '../import/index.js';
 import { InputError } from '../model/errors.js';
 import type { Store } from '../store/store.js';
-import { type Imported, planImport, writeImport } from './import-write.js';
+import type { Imported } from './import-write.js';
 import { type CommonOptions, oneOf, print, withStore } from './io.js';
 
 interface ImportOptions extends CommonOptions {
@@ -28,6 +28,8 @@ export async function importFile(store: Store, file: string, opts: ImportOptions
   const sessions: ImportedSession[] = Array.isArray(parsed) ? parsed : [parsed];
   if (sessions.length === 0) throw new InputError('no conversation found in the file', { file });
   const base = opts.session ?? sessions[0]?.condense?.session.id ?? basename(file).replace(/\.[^.]+$/, '');
+  // The session layer loads only once the input has parsed: bad input fails fast.
+  const { planImport, writeImport } = await import('./import-write.js');
   return writeImport(store, await planImport(store, sessions, sessionIds(base, sessions), file));
 }
 

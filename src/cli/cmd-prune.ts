@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { openSession, PRESET_NAMES, type PresetName, presetOptions } from '../session/index.js';
 import { type CommonOptions, oneOf, print, requireSession, withStore } from './io.js';
+import { PRESET_CHOICES } from './presets.js';
 
 interface PruneCliOptions extends CommonOptions {
   dryRun?: boolean;
@@ -11,11 +11,10 @@ export function registerPrune(program: Command, common: (c: Command) => Command)
   common(program.command('prune <session>'))
     .description('hide old tool outputs from the model (they stay stored); idempotent')
     .option('--dry-run', 'show what would be cleared and the tokens saved, write nothing')
-    .option('--preset <name>', `pruning rules of a preset: ${PRESET_NAMES.join(' | ')}`)
+    .option('--preset <name>', `pruning rules of a preset: ${PRESET_CHOICES.join(' | ')}`)
     .action(async (id: string, opts: PruneCliOptions) => {
-      const preset = opts.preset
-        ? presetOptions(oneOf<PresetName>(opts.preset, PRESET_NAMES, '--preset'))
-        : {};
+      const { openSession, presetOptions } = await import('../session/index.js');
+      const preset = opts.preset ? presetOptions(oneOf(opts.preset, PRESET_CHOICES, '--preset')) : {};
       // Opening with when 'open' would already prune (seed 000), before a dry run could report.
       const prune = preset.prune === false ? false : { ...preset.prune, when: 'turn' as const };
       const outcome = await withStore(opts, async (store) => {

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { beforeTurnDecision } from '../budget/index.js';
 import { syntheticSession } from '../demo/synthetic.js';
-import { openSession } from '../session/index.js';
 import { type CommonOptions, int, print, withStore } from './io.js';
 import { formatStats, sessionStats } from './stats.js';
 
@@ -20,6 +19,8 @@ const SYSTEM = 'You are a careful coding agent. Use the tools to read, edit and 
 export async function runDemo(opts: DemoOptions, log: (line: string) => void) {
   const contextWindow = int(opts.window, '--window');
   const messageCount = int(opts.messages, '--messages');
+  // Loaded on use, so that commands which never open a session start faster.
+  const { openSession } = await import('../session/index.js');
   return withStore(opts, async (store) => {
     await store.deleteSession('demo');
     const session = await openSession(store, 'demo', {

@@ -3,9 +3,10 @@ import type { Message } from '../model/message.js';
 /**
  * Where the pivot's summary goes in the view (C-01). `user` is condense's default (DESIGN: a
  * clearly delimited user-role message); `assistant` is seed 000; `question+assistant` is seed 001
- * (the marker's question, then the summary); `system` is seeds 002/003.
+ * (the marker's question, then the summary); `system` is seeds 002/003; `user-plain` is seed 004
+ * (the summary text alone as the user message).
  */
-export type SummaryLayout = 'user' | 'assistant' | 'system' | 'question+assistant';
+export type SummaryLayout = 'user' | 'user-plain' | 'assistant' | 'system' | 'question+assistant';
 
 export const DEFAULT_MARKER_QUESTION = 'What did we do so far?';
 
@@ -31,6 +32,8 @@ export function summaryMessages(summary: string, layout: SummaryLayout, markerQu
           metadata,
         },
       ];
+    case 'user-plain':
+      return [{ role: 'user', parts: [{ type: 'text', text: summary, synthetic: true }], metadata }];
     case 'assistant':
       return [{ role: 'assistant', parts: [{ type: 'text', text: summary }], metadata }];
     case 'system':

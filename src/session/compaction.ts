@@ -186,7 +186,7 @@ async function appendContinue(session: Session): Promise<void> {
 async function recount(session: Session): Promise<void> {
   const count = session.config.compaction.countTokens;
   if (!count) return;
-  const tokens = await count(structuredClone(session.log.active));
+  const tokens = await count(structuredClone(session.log.active), { system: session.config.system });
   await session.log.mutate((record) => ({
     append: [],
     state: {

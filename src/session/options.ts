@@ -24,7 +24,7 @@ export interface CompactionSettings {
   /** Extra instructions for every summary. */
   instructions?: string;
   /** A provider's token count (e.g. a count endpoint) for the context after compaction. */
-  countTokens?: (entries: Entry[]) => Promise<number>;
+  countTokens?: (entries: Entry[], context: { system?: string }) => Promise<number>;
   /** Summary text as stored, given the summarizer's text and the plan (seed layouts use this). */
   formatSummary?: (text: string, latestRequest: string | undefined) => string;
 }
@@ -36,6 +36,11 @@ export interface CheckSettings {
   beforeTurn?: boolean;
   /** Count the step's output tokens in the after-step total (seed 001: yes). Default true. */
   countOutput?: boolean;
+  /**
+   * Count prompt tokens written to the provider's cache in the after-step total. Default true (they
+   * are in the prompt); seeds 000/001 count input + cache read + output only (C-05).
+   */
+  countCacheWrite?: boolean;
 }
 
 export interface SessionHooks {

@@ -18,14 +18,14 @@ const PRESETS: Record<PresetName, SessionOptions> = {
   // Prune at every session start, after-step check, summary-only pivot as an assistant message
   // flagged metadata.summary; everything before it is skipped (C-02, A000-09).
   'seed-000': {
-    checks: { afterStep: true, beforeTurn: false, countOutput: true },
+    checks: { afterStep: true, beforeTurn: false, countOutput: true, countCacheWrite: false },
     prune: { ...PRUNE_SEED_000, when: 'open' },
     compaction: { plan: { keepNone: true }, summaryAs: 'assistant' },
   },
   // Post-step trigger → queued marker → "What did we do so far?" + assistant summary, the
   // optional continue message on (§4.3, A001-10), pruning by marks with the placeholder.
   'seed-001': {
-    checks: { afterStep: true, beforeTurn: false, countOutput: true },
+    checks: { afterStep: true, beforeTurn: false, countOutput: true, countCacheWrite: false },
     prune: { ...PRUNE_SEED_001, when: 'turn' },
     compaction: { plan: { keepNone: true }, summaryAs: 'question+assistant', continueMessage: true },
   },
@@ -55,7 +55,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
   'seed-004': {
     checks: { afterStep: true, beforeTurn: false, countOutput: true },
     prune: false,
-    compaction: { plan: { keepNone: true }, summaryAs: 'user' },
+    compaction: { plan: { keepNone: true }, summaryAs: 'user-plain' },
   },
 };
 
@@ -102,8 +102,8 @@ export function presetOptions(
 }
 
 /** Counts a context's prompt tokens by sending it with a 16-token output cap and reading the usage. */
-export function probeCounter(model: LanguageModel, system?: string) {
-  return async (entries: Entry[]): Promise<number> => {
+export function probeCounter(model: LanguageModel) {
+  return async (entries: Entry[], { system }: { system?: string }): Promise<number> => {
     const messages = renderContext(entries, { format: 'ai-sdk', system });
     const result = await generateText({ model, messages, maxOutputTokens: 16 });
     return result.usage.inputTokens ?? 0;

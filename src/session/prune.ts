@@ -50,15 +50,22 @@ export async function runPrune(
       plan,
     };
   }
+  // Seed 000 erases old outputs to free storage, summaries are skipped rather than a boundary
+  // (A000-07): outside the per-turn path, the scan then reaches entries before the window too.
+  const wholeLog = !opts.batch && config.mode === 'erase' && config.onSummary === 'skip';
+  const before = wholeLog ? await olderThanWindow(session) : [];
   let outcome: PruneOutcome | null = null;
   await session.log.mutate((record, active) => {
-    const plan = planPrune(viewOrder(active), config);
+    const scope = [...before.filter((e) => e.seq < record.state.activeFromSeq), ...viewOrder(active)];
+    const plan = planPrune(scope, config);
     outcome = { dryRun: false, parts: 0, tokensSaved: 0, plan };
     if (!plan.prune || plan.marks.length === 0) return null;
-    const updates = applyPrune(active, plan, config, session.config.now(), session.config.estimator);
+    const updates = applyPrune(scope, plan, config, session.config.now(), session.config.estimator);
+    // Only entries in the window count toward the view's running figures.
     const byId = new Map(active.map((e) => [e.id, e]));
-    const before: Entry[] = updates.map((u) => byId.get(u.entryId)!);
-    const after: Entry[] = updates.map((u) => {
+    const inView = updates.filter((u) => byId.has(u.entryId));
+    const was: Entry[] = inView.map((u) => byId.get(u.entryId)!);
+    const now: Entry[] = inView.map((u) => {
       const e = byId.get(u.entryId) as Extract<Entry, { kind: 'message' }>;
       return {
         ...e,
@@ -67,7 +74,7 @@ export async function runPrune(
         partTokens: u.partTokens,
       } as Entry;
     });
-    const state = afterReplace(record.state, before, after);
+    const state = afterReplace(record.state, was, now);
     outcome = {
       dryRun: false,
       parts: plan.marks.length,
@@ -78,4 +85,10 @@ export async function runPrune(
   });
   checkedAt.set(session, session.log.record.state.unprunedToolTokens);
   return outcome;
+}
+
+async function olderThanWindow(session: Session): Promise<Entry[]> {
+  const from = session.log.record.state.activeFromSeq;
+  if (from === 0) return [];
+  return (await session.log.store.loadFrom(session.id, 0)).filter((e) => e.seq < from);
 }

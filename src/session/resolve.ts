@@ -15,6 +15,8 @@ export interface ResolvedSession {
   compaction: CompactionSettings;
   checks: Required<CheckSettings>;
   hooks: SessionHooks;
+  /** The agent's system prompt, when given in the options. */
+  system?: string;
   /** Raw-estimate tokens of the system prompt and tool definitions. */
   overheadRaw: number;
   now: () => number;
@@ -53,8 +55,15 @@ export function resolveSession(options: SessionOptions): ResolvedSession {
     summarizer,
     prune,
     compaction,
-    checks: { afterStep: true, beforeTurn: true, countOutput: true, ...options.checks },
+    checks: {
+      afterStep: true,
+      beforeTurn: true,
+      countOutput: true,
+      countCacheWrite: true,
+      ...options.checks,
+    },
     hooks: options.hooks ?? {},
+    system: options.system,
     overheadRaw: overheadOf(estimator, options.system, options.tools),
     now: options.now ?? Date.now,
   };

@@ -104,9 +104,9 @@ export class Session {
     this.lastPrepared = null;
     this.overflowRetried = false;
     if (!usage || !this.config.checks.afterStep) return { entries, usage, decision: null, markerId: null };
-    const decision = afterStepDecision(usage, this.config.budget, {
-      countOutput: this.config.checks.countOutput,
-    });
+    const { countOutput, countCacheWrite } = this.config.checks;
+    const counted = countCacheWrite ? usage : { ...usage, inputTotal: usage.inputTotal - usage.cacheWrite };
+    const decision = afterStepDecision(counted, this.config.budget, { countOutput });
     const markerId = decision.compact ? await this.queueMarker(decision) : null;
     return { entries, usage, decision, markerId };
   }

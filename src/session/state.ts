@@ -20,18 +20,21 @@ export function unprunedToolTokens(entry: Entry): number {
 
 export function afterAppend(state: SessionState, entries: Entry[]): SessionState {
   let added = 0;
+  let visible = 0;
   let tools = 0;
   for (const entry of entries) {
     added += entry.tokens;
+    // A queued marker is an instruction to condense; the model never sees it.
+    if (!(entry.kind === 'message' && isMarkerOnly(entry))) visible += entry.tokens;
     tools += unprunedToolTokens(entry);
   }
   return {
     ...state,
-    activeTokens: state.activeTokens + added,
+    activeTokens: state.activeTokens + visible,
     unprunedToolTokens: state.unprunedToolTokens + tools,
     totalTokens: state.totalTokens + added,
     entryCount: state.entryCount + entries.length,
-    addedSinceUsage: state.addedSinceUsage + added,
+    addedSinceUsage: state.addedSinceUsage + visible,
   };
 }
 

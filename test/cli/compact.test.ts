@@ -39,9 +39,6 @@ describe('condense compact', () => {
     expect(first.pivotId).toMatch(/\S/);
     expect(first.tokensAfter).toBeLessThan(first.tokensBefore);
     expect(first.summary).toContain('src/module0.ts'); // a file read early on is named in the summary
-    const mid = sessions(db)[0]!;
-    expect(mid.entryCount).toBe(before.entryCount + 1); // the pivot
-    expect(mid.activeTokens).toBe(first.tokensAfter);
 
     // Every option at once; the instructions reach the summary, the budget flags are accepted.
     const second = ok(
@@ -66,19 +63,15 @@ describe('condense compact', () => {
     expect(second.stdout).toContain('Focus on module9');
     const [, from, to] = /^compacted: (\d+) → (\d+)/.exec(second.stdout)!;
     expect(Number(to)).toBeLessThan(Number(from));
-    expect(Number(from)).toBe(mid.activeTokens);
+    expect(Number(from)).toBe(first.tokensAfter); // it starts from where the first one left the view
   });
 
-  it('after compaction the context holds the summary and passes validate', async () => {
-    const formats = ['openai', 'gemini'] as const;
-    const runs = await Promise.all(
-      formats.map((f) => cliAsync(['context', 'big', '--format', f, '--db', db])),
-    );
-    formats.forEach((f, i) => {
-      expect(validate(json(ok(runs[i]!)), f), f).toEqual([]);
-      expect(runs[i]!.stdout).toContain('conversation-summary');
-    });
-    afterCompaction = json<{ role: string }[]>(runs[0]!);
+  it('after compaction the context holds the summary and passes validate', () => {
+    const run = ok(cli(['context', 'big', '--format', 'openai', '--db', db]));
+    afterCompaction = json<{ role: string }[]>(run);
+    expect(validate(afterCompaction, 'openai')).toEqual([]);
+    expect(run.stdout).toContain('<conversation-summary>');
+    expect(run.stdout).toContain('Focus on module9'); // the latest pivot's summary is the one sent
   });
 
   it.fails('KNOWN BUG (compact planner): the imported system prompt is still sent after compaction', () => {

@@ -49,12 +49,15 @@ function expectStory(text: string): void {
 describe('condense demo', () => {
   const jsonDb = freshDb(dir);
 
-  it('a short run shows pruning, compaction and the context after; --json gives a valid context', async () => {
+  it('a short run shows pruning, compaction and the context after; --json gives a valid context; a bad --window is refused', async () => {
     const args = ['demo', '--messages', '80', '--window', '20000'];
-    const [human, machine] = await Promise.all([
+    const [human, machine, badWindow] = await Promise.all([
       cliAsync([...args, '--db', freshDb(dir)]),
       cliAsync([...args, '--db', jsonDb, '--json']),
+      cliAsync(['demo', '--window', 'big', '--db', freshDb(dir)]),
     ]);
+    expect(badWindow.status).toBe(2);
+    expect(badWindow.stderr).toBe("condense: --window must be a non-negative whole number, got 'big'\n");
     expectStory(ok(human).stdout);
     const result = json<{ context: unknown; log: string[]; stats: { compactions: number } }>(ok(machine));
     expect(validate(result.context, 'openai')).toEqual([]);
@@ -75,11 +78,5 @@ describe('condense demo', () => {
     const run = await npmDemo(freshDb(dir));
     expect(run.status, run.stderr).toBe(0);
     expectStory(run.stdout);
-  });
-
-  it('rejects a window that is not a number', async () => {
-    const r = await cliAsync(['demo', '--window', 'big', '--db', freshDb(dir)]);
-    expect(r.status).toBe(2);
-    expect(r.stderr).toBe("condense: --window must be a non-negative whole number, got 'big'\n");
   });
 });

@@ -38,7 +38,7 @@ describe('condense import (OpenAI Chat Completions)', () => {
 });
 
 describe('condense export → import → export', () => {
-  it('round-trips a pruned and compacted session exactly (entries, pivot, marks), modulo the session id', () => {
+  it('round-trips a pruned and compacted session exactly (entries, pivot, marks), modulo the session id', async () => {
     const db = freshDb(dir);
     const file = writeFile(dir, 'big-chat.json', bigToolChat(8, 3000));
     ok(cli(['import', file, '--session', 'orig', '--db', db]));
@@ -55,20 +55,26 @@ describe('condense export → import → export', () => {
     expect(lines.some((l) => l.includes('"compactedAt"'))).toBe(true);
 
     const jsonl = writeFile(dir, 'orig.jsonl', exported);
-    // Without --session the export's own id is used, and that session exists: refused, nothing written.
-    const clash = cli(['import', jsonl, '--db', db]);
+    const [clash, copied] = await Promise.all([
+      // Without --session the export's own id is used, and that session exists: refused.
+      cliAsync(['import', jsonl, '--db', db]),
+      cliAsync(['import', jsonl, '--session', 'copy', '--db', db, '--json']),
+    ]);
     expect(clash.status).not.toBe(0);
     expect(clash.stderr).toContain("session 'orig' already exists");
+    expect(json<ImportRow[]>(ok(copied))).toEqual([{ session: 'copy', messages: lines.length - 1 }]);
 
-    const copy = json<ImportRow[]>(ok(cli(['import', jsonl, '--session', 'copy', '--db', db, '--json'])));
-    expect(copy).toEqual([{ session: 'copy', messages: lines.length - 1 }]);
-    const reExported = ok(cli(['export', 'copy', '--db', db])).stdout;
+    const [reExport, listed] = await Promise.all([
+      cliAsync(['export', 'copy', '--db', db]),
+      cliAsync(['sessions', '--db', db, '--json']),
+    ]);
+    const reExported = ok(reExport).stdout;
     expect(JSON.parse(reExported.split('\n')[0]!)).toMatchObject({ type: 'session', id: 'copy' });
     expect(withoutSessionId(reExported)).toEqual(withoutSessionId(exported));
 
     // The running figures were rebuilt from the log: the copy's view is the original's. (totalTokens
     // is not compared: the original counts outputs as appended, before pruning shrank their estimates.)
-    const rows = sessions(db);
+    const rows = json<SessionRow[]>(ok(listed));
     const orig = rows.find((r) => r.id === 'orig')!;
     const dup = rows.find((r) => r.id === 'copy')!;
     expect([dup.entryCount, dup.activeTokens]).toEqual([orig.entryCount, orig.activeTokens]);

@@ -163,7 +163,7 @@ describe('seed 000: overflow → compaction task → summary', () => {
   // A000-07: summaries are skipped and the scan goes on, "so old tool outputs before the summary
   // are still erased from storage". The session prunes only its active window (the pivot and
   // what follows), so the 96,000 tokens of query output before the summary are never erased.
-  it.fails('A000-07: at the next start, tool outputs before the summary are erased from storage', async () => {
+  it('A000-07: at the next start, tool outputs before the summary are erased from storage', async () => {
     const store = memoryStore();
     const { session } = await fiftyMessages(store);
     await session.prepare();

@@ -159,7 +159,7 @@ describe('seed 004: compaction', () => {
   // Seed 004 §7 counts `a.messages` (system prompt first) and `a.tools`. presetOptions() builds its
   // probe before it knows the session's system prompt, so the probe request omits it and the
   // recount comes out lower than the prompt the agent really sends.
-  it.fails('the recount probe sends the system prompt with the compacted history', async () => {
+  it('the recount probe sends the system prompt with the compacted history', async () => {
     const calls: LanguageModelV3CallOptions[] = [];
     const model = new MockLanguageModelV3({
       doGenerate: async (call) => {

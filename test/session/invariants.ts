@@ -126,17 +126,11 @@ export function checkActiveWindow(session: Session, history: Entry[]): void {
 }
 
 /**
- * state.activeTokens, as state.ts maintains it: the pivot's tokens, the kept tail without marker
- * messages (afterPivot), and every entry appended after the pivot (afterAppend), a queued marker
- * included. The view drops pending markers, so the figure is the view plus any pending marker; the
- * strict "view only" reading is pinned by an it.fails test in properties.test.ts.
+ * state.activeTokens, as state.ts maintains it: the tokens of what the view shows — the latest
+ * pivot and every message after its first kept entry, markers (answered or queued) excluded.
  */
 export function expectedActiveTokens(active: Entry[]): number {
-  const pivotAt = active.findLastIndex((e) => e.kind === 'compaction');
-  // An older pivot can sit inside the kept tail: only the latest one is in the view.
-  return active
-    .filter((e, i) => (e.kind === 'compaction' ? i === pivotAt : !(isMarker(e) && i < pivotAt)))
-    .reduce((sum, e) => sum + e.tokens, 0);
+  return viewTokens(active);
 }
 
 /** The tokens of the view alone: the latest pivot and every message it shows (markers never shown). */
