@@ -35,6 +35,12 @@ export async function planImport(
     );
     if (imported.system)
       messages.unshift({ role: 'system', parts: [{ type: 'text', text: imported.system }] });
+    // An empty session is almost always the wrong file; refusing says so instead of storing nothing.
+    if (messages.length === 0)
+      throw new InputError('no messages to import', {
+        file,
+        field: sessions.length > 1 ? `[${s}]` : undefined,
+      });
     return { id, kind: 'messages', messages };
   });
   const seen = new Set<string>();

@@ -76,10 +76,13 @@ export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): 
     throw new Error(`database schema version ${found} is newer than this condense (${migrations.length})`);
   }
   for (let step = found; step < migrations.length; step++) {
+    // IMMEDIATE takes the write lock before the version is re-read, so two processes opening a new
+    // file at once do not both run a step ("table sessions already exists").
     db.transaction(() => {
+      if (schemaVersion(db) > step) return;
       migrations[step]!(db);
       db.pragma(`user_version = ${step + 1}`);
-    })();
+    }).immediate();
   }
 }
 

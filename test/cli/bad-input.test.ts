@@ -105,6 +105,12 @@ const CASES: Case[] = [
     expected: /^:line 2, field message\.role: /,
   },
   {
+    name: 'a conversation with no messages',
+    file: 'empty.json',
+    content: '[]\n',
+    expected: /^: no messages to import$/m,
+  },
+  {
     name: 'a missing file',
     file: 'does-not-exist.json',
     expected: /^: cannot read file \(ENOENT/,
@@ -114,6 +120,7 @@ const CASES: Case[] = [
 describe('condense import rejects bad input and writes nothing', () => {
   const results = new Map<string, { path: string; run: CliResult }>();
   // One database for all the cases: the one `sessions` check at the end then covers every one.
+  // Nine processes also open the new file at once, which once raced the schema migration.
   const db = freshDb(dir);
 
   beforeAll(async () => {

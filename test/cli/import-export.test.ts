@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { bigToolChat, cli, freshDb, json, ok, sessions, smallChat, tempDir, writeFile } from './support.js';
+import {
+  bigToolChat,
+  cli,
+  cliAsync,
+  freshDb,
+  json,
+  ok,
+  type SessionRow,
+  sessions,
+  smallChat,
+  tempDir,
+  writeFile,
+} from './support.js';
 
 const dir = tempDir();
 
