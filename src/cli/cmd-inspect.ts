@@ -16,7 +16,14 @@ export function registerInspect(program: Command, common: (c: Command) => Comman
   common(program.command('sessions'))
     .description('list sessions')
     .action(async (opts: CommonOptions) => {
-      const rows = await withStore(opts, (store) => store.listSessions());
+      // A stored system prompt can be long: the listing says it is there rather than printing it.
+      const rows = (await withStore(opts, (store) => store.listSessions())).map(({ metadata, ...row }) => {
+        const { system, ...rest } = metadata;
+        return {
+          ...row,
+          metadata: typeof system === 'string' ? { ...rest, system: `(${system.length} characters)` } : rest,
+        };
+      });
       print(opts, rows, () =>
         rows.length === 0
           ? 'no sessions'
@@ -68,8 +75,9 @@ export function registerInspect(program: Command, common: (c: Command) => Comman
         const session = await existingSession(store, id, opts);
         return renderContext(session.activeEntries(), {
           format,
-          system: opts.system,
+          system: opts.system ?? session.config.system,
           summaryAs: session.config.compaction.summaryAs,
+          prunedPlaceholder: session.config.prune?.placeholder,
         });
       });
       process.stdout.write(`${JSON.stringify(payload, null, 2)}\n`);

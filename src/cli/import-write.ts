@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
 
 /** One session ready to write: every message already checked, so writing cannot reject input. */
 export type PlannedSession =
-  | { id: string; kind: 'messages'; messages: Message[] }
+  | { id: string; kind: 'messages'; messages: Message[]; system?: string }
   | { id: string; kind: 'exact'; export: CondenseExport };
 
 export interface Imported {
@@ -33,15 +33,13 @@ export async function planImport(
     const messages = imported.messages.map(({ message }, i) =>
       parseMessage(message, { file, field: `${sessions.length > 1 ? `[${s}].` : ''}messages[${i}]` }),
     );
-    if (imported.system)
-      messages.unshift({ role: 'system', parts: [{ type: 'text', text: imported.system }] });
     // An empty session is almost always the wrong file; refusing says so instead of storing nothing.
     if (messages.length === 0)
       throw new InputError('no messages to import', {
         file,
         field: sessions.length > 1 ? `[${s}]` : undefined,
       });
-    return { id, kind: 'messages', messages };
+    return { id, kind: 'messages', messages, ...(imported.system ? { system: imported.system } : {}) };
   });
   const seen = new Set<string>();
   for (const { id } of planned) {
@@ -69,8 +67,12 @@ export async function writeImport(store: Store, planned: PlannedSession[]): Prom
   return done;
 }
 
-async function writeMessages(store: Store, p: { id: string; messages: Message[] }): Promise<number> {
-  const session = await openSession(store, p.id);
+/** The transcript's system prompt goes to the session's metadata: sent first, never summarized. */
+async function writeMessages(
+  store: Store,
+  p: { id: string; messages: Message[]; system?: string },
+): Promise<number> {
+  const session = await openSession(store, p.id, p.system ? { metadata: { system: p.system } } : {});
   if (p.messages.length > 0) await session.append(p.messages);
   return p.messages.length;
 }

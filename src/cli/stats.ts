@@ -19,7 +19,9 @@ export interface SessionStats {
 
 /** Token figures for a whole session (reads the whole log: a report, not a per-turn path). */
 export function sessionStats(session: Session, history: Entry[], decision: Decision): SessionStats {
-  const byRole: Record<string, number> = {};
+  // The system prompt kept in the session's settings counts first, like the one in the log would.
+  const system = session.config.system;
+  const byRole: Record<string, number> = system ? { system: session.config.estimator.text(system) } : {};
   const byTool: Record<string, number> = {};
   for (const entry of history) {
     const role = entry.kind === 'message' ? entry.message.role : 'summary';

@@ -54,7 +54,7 @@ export async function runCompaction(
   // explain (the calibration residual): they stay after compaction too.
   const state = log.record.state;
   const residual = state.calibration[state.lastUsage?.model ?? config.model]?.residual ?? 0;
-  const overhead = calibrated(config.overheadRaw) + Math.max(0, residual);
+  const overhead = Math.ceil(calibrated(config.overheadRaw) + Math.max(0, residual));
   const limit = config.budget.limit;
   const plan = planCompaction(
     log.active,

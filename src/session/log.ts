@@ -1,4 +1,5 @@
 import type { Entry } from '../model/entry.js';
+import type { JsonObject } from '../model/json.js';
 import { emptySessionState, type SessionRecord, type SessionState } from '../model/session.js';
 import { type PartsUpdate, type Store, VersionConflictError } from '../store/store.js';
 
@@ -23,7 +24,7 @@ export class Log {
     public active: Entry[],
   ) {}
 
-  static async open(store: Store, id: string, now: () => number): Promise<Log> {
+  static async open(store: Store, id: string, now: () => number, metadata: JsonObject = {}): Promise<Log> {
     let record = await store.getSession(id);
     if (!record) {
       const t = now();
@@ -34,7 +35,7 @@ export class Log {
         headId: null,
         version: 0,
         nextSeq: 0,
-        metadata: {},
+        metadata,
         state: emptySessionState(),
       };
       try {

@@ -2,6 +2,7 @@ import type { BudgetConfig } from '../budget/index.js';
 import type { PlanOptions, Summarizer } from '../compact/index.js';
 import type { ViewOptions } from '../context/index.js';
 import type { CompactionEntry, Entry } from '../model/entry.js';
+import type { JsonObject } from '../model/json.js';
 import type { PruneOptions } from '../prune/index.js';
 import type { Estimator } from '../tokens/estimator.js';
 import type { ModelLimits } from '../tokens/models.js';
@@ -59,8 +60,13 @@ export interface SessionOptions {
   limits?: Partial<ModelLimits>;
   budget?: Omit<Partial<BudgetConfig>, 'contextWindow' | 'maxOutput' | 'inputLimit'>;
   estimator?: 'heuristic' | 'exact' | Estimator;
-  /** The agent's system prompt: sent first, and counted. */
+  /**
+   * The agent's system prompt: sent first, and counted. Default: the session's `metadata.system`
+   * (where an import stores the transcript's own system prompt), so no summary can swallow it.
+   */
   system?: string;
+  /** Metadata stored with the session when this call creates it. */
+  metadata?: JsonObject;
   /** The agent's tool definitions (their JSON schemas): never in the log, but counted. */
   tools?: unknown;
   /** false disables pruning. */

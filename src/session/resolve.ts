@@ -28,7 +28,7 @@ export function overheadOf(estimator: Estimator, system: string | undefined, too
 }
 
 /** Turns options into a complete configuration, failing early (ConfigError) on one that cannot work. */
-export function resolveSession(options: SessionOptions): ResolvedSession {
+export function resolveSession(options: SessionOptions, storedSystem?: string): ResolvedSession {
   const model = options.model ?? 'unknown';
   const limits = { ...lookupModel(model), ...options.limits };
   const budget = resolveBudget({
@@ -63,8 +63,8 @@ export function resolveSession(options: SessionOptions): ResolvedSession {
       ...options.checks,
     },
     hooks: options.hooks ?? {},
-    system: options.system,
-    overheadRaw: overheadOf(estimator, options.system, options.tools),
+    system: options.system ?? storedSystem,
+    overheadRaw: overheadOf(estimator, options.system ?? storedSystem, options.tools),
     now: options.now ?? Date.now,
   };
 }

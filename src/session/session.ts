@@ -59,8 +59,9 @@ export class Session {
   ) {}
 
   static async open(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {
-    const config = resolveSession(options);
-    const log = await Log.open(store, id, config.now);
+    const log = await Log.open(store, id, options.now ?? Date.now, options.metadata);
+    const stored = log.record.metadata.system;
+    const config = resolveSession(options, typeof stored === 'string' ? stored : undefined);
     const session = new Session(log, config, options);
     if (config.prune?.when === 'open') await session.prune();
     return session;
@@ -151,7 +152,7 @@ export class Session {
 
   /** Runs queued or needed compaction and pruning, then builds the context to send. */
   async prepare<F extends ContextFormat = 'ai-sdk'>(input: PrepareInput<F> = {}): Promise<Prepared> {
-    const system = input.system ?? this.options.system;
+    const system = input.system ?? this.config.system;
     const overheadRaw =
       input.system !== undefined || input.tools !== undefined
         ? overheadOf(this.config.estimator, system, input.tools ?? this.options.tools)

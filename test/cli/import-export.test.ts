@@ -36,15 +36,16 @@ describe('condense import (OpenAI Chat Completions)', () => {
     const db = freshDb(dir);
     const file = writeFile(dir, 'small-chat.json', smallChat());
     const first = json<ImportRow[]>(ok(cli(['import', file, '--session', 'chat', '--db', db, '--json'])));
-    // system, user, assistant (tool call + its result as one tool part), assistant answer
-    expect(first).toEqual([{ session: 'chat', messages: 4 }]);
+    // user, assistant (tool call + its result as one tool part), assistant answer; the system
+    // prompt goes to the session's metadata
+    expect(first).toEqual([{ session: 'chat', messages: 3 }]);
 
     const again = cli(['import', file, '--session', 'chat', '--db', db]);
     expect(again.status).not.toBe(0);
     expect(again.stderr).toMatch(/^condense: .*small-chat\.json: session 'chat' already exists/);
 
     const rows = sessions(db);
-    expect(rows.map((r) => [r.id, r.entryCount])).toEqual([['chat', 4]]);
+    expect(rows.map((r) => [r.id, r.entryCount])).toEqual([['chat', 3]]);
     expect(rows[0]!.totalTokens).toBeGreaterThan(0);
   });
 });
