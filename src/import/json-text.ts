@@ -1,4 +1,5 @@
 import { InputError } from '../model/errors.js';
+import { syntaxErrorOffset } from './json-syntax.js';
 
 /** 1-based line of a character offset. */
 export function lineAt(text: string, offset: number): number {
@@ -16,15 +17,20 @@ export function syntaxErrorLine(text: string, message: string): number {
   const explicit = /line (\d+) column \d+/.exec(message);
   if (explicit) return Number(explicit[1]);
   const position = /position (\d+)/.exec(message);
+  // Without a position (Node 20's "Unexpected token" messages), find the error ourselves.
+  const offset = position ? Number(position[1]) : syntaxErrorOffset(text);
   // A position past the last character (input ended early) is reported on the last non-blank line.
   const end = text.trimEnd().length;
-  return lineAt(text, position ? Math.min(Number(position[1]), end) : end);
+  return lineAt(text, offset >= 0 ? Math.min(offset, end) : end);
 }
 
 function reasonOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   // The position is replaced by the line we report, so it is dropped from the reason.
-  return message.replace(/,? ?(at )?position \d+( \(line \d+ column \d+\))?/, '').trim();
+  return message
+    .replace(/,? ?(at )?position \d+( \(line \d+ column \d+\))?/, '')
+    .replace(/, ".*" is not valid JSON$/s, '') // V8 quotes the text itself: the line says where
+    .trim();
 }
 
 /** Parses a whole-file JSON document; a syntax error names the file and the line it is on. */
