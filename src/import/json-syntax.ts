@@ -24,33 +24,40 @@ export function syntaxErrorOffset(text: string): number {
     fail();
   };
   const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+  const container = (close: '}' | ']') => {
+    i++;
+    ws();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      if (close === '}') {
+        ws();
+        string();
+        ws();
+        expect(':');
+      }
+      value();
+      ws();
+      if (text[i] !== ',') break;
+      i++;
+    }
+    expect(close);
+  };
   const value = (): void => {
     ws();
     const ch = text[i];
-    if (ch === '{' || ch === '[') {
-      const close = ch === '{' ? '}' : ']';
-      i++;
-      ws();
-      if (text[i] === close) return void i++;
-      for (;;) {
-        if (close === '}') {
-          ws();
-          string();
-          ws();
-          expect(':');
-        }
-        value();
-        ws();
-        if (text[i] === ',') i++;
-        else return void expect(close);
-      }
+    if (ch === '{') container('}');
+    else if (ch === '[') container(']');
+    else if (ch === '"') string();
+    else {
+      const word = ['true', 'false', 'null'].find((w) => text.startsWith(w, i));
+      NUMBER.lastIndex = i;
+      if (word) i += word.length;
+      else if (NUMBER.test(text)) i = NUMBER.lastIndex;
+      else fail();
     }
-    if (ch === '"') return string();
-    for (const word of ['true', 'false', 'null'])
-      if (text.startsWith(word, i)) return void (i += word.length);
-    NUMBER.lastIndex = i;
-    if (NUMBER.test(text)) return void (i = NUMBER.lastIndex);
-    fail();
   };
   try {
     value();

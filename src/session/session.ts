@@ -1,6 +1,7 @@
 import { afterStepDecision, beforeTurnDecision, type Decision } from '../budget/index.js';
 import { isContextOverflowError } from '../compact/index.js';
-import { type ContextFormat, renderContext } from '../context/index.js';
+import type { ModelMessage } from 'ai';
+import { type ContextFormat, renderContext, splitAiSdkSystem } from '../context/index.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
 import type { Message } from '../model/message.js';
 import type { SessionRecord } from '../model/session.js';
@@ -33,7 +34,13 @@ export interface PrepareInput<F extends ContextFormat> {
 }
 
 export interface Prepared {
+  /** The payload in the requested format (for 'ai-sdk', without the system prompt: see `system`). */
   messages: unknown;
+  /**
+   * For 'ai-sdk': the system prompt (and any system-layout summary), for generateText's `system`
+   * option — the AI SDK warns about system messages inside `messages`.
+   */
+  system?: string;
   decision: Decision;
   tokens: TokenEstimate;
   compaction: CompactionOutcome | null;
@@ -59,9 +66,10 @@ export class Session {
   ) {}
 
   static async open(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {
-    const log = await Log.open(store, id, options.now ?? Date.now, options.metadata);
-    const stored = log.record.metadata.system;
+    // Configuration is checked before anything is written: a bad one creates no session.
+    const stored = ((await store.getSession(id))?.metadata ?? options.metadata)?.system;
     const config = resolveSession(options, typeof stored === 'string' ? stored : undefined);
+    const log = await Log.open(store, id, config.now, options.metadata);
     const session = new Session(log, config, options);
     if (config.prune?.when === 'open') await session.prune();
     return session;
@@ -171,14 +179,16 @@ export class Session {
       tokens = this.estimate(overheadRaw);
       decision = beforeTurnDecision(tokens, this.config.budget);
     }
-    const messages = renderContext(this.log.active, {
-      format: input.format ?? 'ai-sdk',
+    const format = input.format ?? 'ai-sdk';
+    const payload = renderContext(this.log.active, {
+      format,
       system,
       summaryAs: this.config.compaction.summaryAs,
       prunedPlaceholder: this.config.prune?.placeholder,
     });
     this.lastPrepared = { logRaw: this.log.record.state.activeTokens, overheadRaw };
-    return { messages, decision, tokens, compaction, pruned };
+    const split = format === 'ai-sdk' ? splitAiSdkSystem(payload as ModelMessage[]) : { messages: payload };
+    return { ...split, decision, tokens, compaction, pruned };
   }
 
   /**

@@ -3,7 +3,9 @@
  * each assistant step is preceded by prepare() (which compacts and prunes as configured) and
  * followed by recordStep() with the usage a simulated provider reports for the prepared request.
  */
+import type { ModelMessage } from 'ai';
 import type { AnthropicPayload } from '../../src/context/index.js';
+import { splitAiSdkSystem } from '../../src/context/index.js';
 import type { ImportedSession } from '../../src/import/index.js';
 import { openSession, type Session } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
@@ -147,7 +149,12 @@ export async function replay(real: RealSession): Promise<ReplayResult> {
     result.violations.push(...violationsOf(payloads).map(label));
     if (prepared) {
       result.violations.push(...violationsOf({ [format]: prepared.messages }).map(label));
-      if (JSON.stringify(prepared.messages) !== JSON.stringify(payloads[format]))
+      // For the AI SDK, prepare() hands the system prompt out separately (generateText's `system`).
+      const expected =
+        format === 'ai-sdk'
+          ? splitAiSdkSystem(payloads[format] as ModelMessage[]).messages
+          : payloads[format];
+      if (JSON.stringify(prepared.messages) !== JSON.stringify(expected))
         result.violations.push(label(`prepare() ${format} differs from renderContext(activeEntries())`));
     }
     const truth = providerPromptTokens(payloads.anthropic as AnthropicPayload);
