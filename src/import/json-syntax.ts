@@ -19,7 +19,14 @@ export function syntaxErrorOffset(text: string): number {
       const ch = text.charCodeAt(i);
       if (ch === 34) return void i++;
       if (ch < 32) fail();
-      i += ch === 92 ? 2 : 1;
+      if (ch !== 92) {
+        i++;
+        continue;
+      }
+      i++; // the backslash: one of the JSON escapes must follow
+      if (text[i] === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i += 5;
+      else if (text[i] !== undefined && '"\\/bfnrt'.includes(text[i]!)) i++;
+      else fail();
     }
     fail();
   };

@@ -7,6 +7,7 @@ import {
   type PlanOptions,
   planCompaction,
 } from '../compact/index.js';
+import { renderContext, splitAiSdkSystem } from '../context/index.js';
 import { buildCompactionEntry } from '../model/build.js';
 import type { CompactionEntry, Entry, Pivot } from '../model/entry.js';
 import type { Message } from '../model/message.js';
@@ -54,7 +55,7 @@ export async function runCompaction(
   // explain (the calibration residual): they stay after compaction too.
   const state = log.record.state;
   const residual = state.calibration[state.lastUsage?.model ?? config.model]?.residual ?? 0;
-  const overhead = Math.ceil(calibrated(config.overheadRaw) + Math.max(0, residual));
+  const overhead = Math.ceil(calibrated(session.overheadRaw) + Math.max(0, residual));
   const limit = config.budget.limit;
   const plan = planCompaction(
     log.active,
@@ -118,11 +119,19 @@ export async function runCompaction(
   });
   const pivot = pivotEntry as CompactionEntry | null;
   if (!pivot) return { status: 'skipped', reason: 'another worker compacted this session first' };
-  if (opts.auto && config.compaction.continueMessage) await appendContinue(session);
-  await recount(session);
+  // The pivot is committed: what follows may fail without undoing or misreporting it.
+  const after = async (what: string, step: () => unknown) => {
+    try {
+      await step();
+    } catch (error) {
+      session.events.emit('warning', { message: `${what} failed after a successful compaction`, error });
+    }
+  };
+  if (opts.auto && config.compaction.continueMessage) await after('the continue message', () => appendContinue(session));
+  await after('the token recount', () => recount(session));
   const millis = Date.now() - started;
   session.events.emit('compaction:end', { pivot, tokensBefore, tokensAfter, millis });
-  await config.hooks.afterCompact?.(pivot);
+  await after('the afterCompact hook', () => config.hooks.afterCompact?.(pivot));
   return { status: 'compacted', pivot, summary, tokensBefore, tokensAfter, millis };
 }
 
@@ -184,9 +193,17 @@ async function appendContinue(session: Session): Promise<void> {
 
 /** After compaction the provider's last count is stale: use its count endpoint if one is configured. */
 async function recount(session: Session): Promise<void> {
-  const count = session.config.compaction.countTokens;
-  if (!count) return;
-  const tokens = await count(structuredClone(session.log.active), { system: session.config.system });
+  const { countTokens, summaryAs } = session.config.compaction;
+  if (!countTokens) return;
+  // Count exactly what prepare() would send next.
+  const payload = renderContext(session.log.active, {
+    format: 'ai-sdk',
+    system: session.config.system,
+    summaryAs,
+    prunedPlaceholder: session.config.prune?.placeholder,
+  });
+  const tokens = await countTokens({ ...splitAiSdkSystem(payload), tools: session.config.tools });
+  if (tokens === undefined || !Number.isFinite(tokens)) return;
   await session.log.mutate((record) => ({
     append: [],
     state: {

@@ -7,6 +7,8 @@ export interface SessionEvents {
   'compaction:end': { pivot: CompactionEntry; tokensBefore: number; tokensAfter: number; millis: number };
   'compaction:error': { error: Error };
   prune: { parts: number; tokensSaved: number };
+  /** Something failed that does not undo what was done (e.g. the recount after a compaction). */
+  warning: { message: string; error: unknown };
 }
 
 type Listener<T> = (payload: T) => void;

@@ -1,4 +1,5 @@
 import type { Entry } from '../model/entry.js';
+import { withUpdates } from '../prune/apply.js';
 import type { JsonObject } from '../model/json.js';
 import { emptySessionState, type SessionRecord, type SessionState } from '../model/session.js';
 import { type PartsUpdate, type Store, VersionConflictError } from '../store/store.js';
@@ -13,11 +14,15 @@ export interface Write<E extends Entry = Entry> {
 const MAX_ATTEMPTS = 8;
 
 /**
- * The session's record and its active entries, cached in memory so a turn never reloads history.
+ * The session's record and its active entries, cached in memory so a turn never reloads history
+ * (prepare() checks the session row's version first and reloads the window if another writer
+ * moved on).
  * Every change goes through `mutate`, which computes a write from the current state and commits it
  * with compare-and-swap; if another writer got there first it reloads and computes again.
  */
 export class Log {
+  private queue: Promise<unknown> = Promise.resolve();
+
   private constructor(
     readonly store: Store,
     public record: SessionRecord,
@@ -60,7 +65,22 @@ export class Log {
    * Computes a write from (record, active) and commits it. `compute` may return null to abandon
    * (e.g. a compaction another worker already did). Returns the appended entries.
    */
-  async mutate<E extends Entry>(
+  mutate<E extends Entry>(compute: (record: SessionRecord, active: Entry[]) => Write<E> | null): Promise<E[]> {
+    // Writes from this process go one after another, so compare-and-swap retries only ever race
+    // other processes: ten parallel tool results must all land, not exhaust the retries.
+    const run = this.queue.then(() => this.commit(compute));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Re-reads the session row (a primary-key read) and the window if another writer moved on. */
+  async refresh(): Promise<void> {
+    await this.queue;
+    const record = await this.store.getSession(this.record.id);
+    if (record && record.version !== this.record.version) await this.reload();
+  }
+
+  private async commit<E extends Entry>(
     compute: (record: SessionRecord, active: Entry[]) => Write<E> | null,
   ): Promise<E[]> {
     for (let attempt = 1; ; attempt++) {
@@ -92,20 +112,7 @@ export class Log {
   }
 
   private applyLocally(write: Write, appended: Entry[]): void {
-    if (write.update) {
-      const byId = new Map(write.update.map((u) => [u.entryId, u]));
-      this.active = this.active.map((e) => {
-        const u = byId.get(e.id);
-        return u && e.kind === 'message'
-          ? ({
-              ...e,
-              message: { ...e.message, parts: u.parts },
-              partTokens: u.partTokens,
-              tokens: u.tokens,
-            } as Entry)
-          : e;
-      });
-    }
+    if (write.update) this.active = withUpdates(this.active, write.update);
     // push, not copy: the per-turn path must not cost more as the window grows.
     for (const e of appended) this.active.push(e);
     const from = write.state.activeFromSeq;

@@ -1,3 +1,4 @@
+import type { ModelMessage } from 'ai';
 import type { BudgetConfig } from '../budget/index.js';
 import type { PlanOptions, Summarizer } from '../compact/index.js';
 import type { ViewOptions } from '../context/index.js';
@@ -24,8 +25,12 @@ export interface CompactionSettings {
   continueMessage?: boolean | string;
   /** Extra instructions for every summary. */
   instructions?: string;
-  /** A provider's token count (e.g. a count endpoint) for the context after compaction. */
-  countTokens?: (entries: Entry[], context: { system?: string }) => Promise<number>;
+  /**
+   * A provider's token count (a count endpoint, or seed 004's 16-token probe request) of the
+   * context after compaction, given exactly as prepare() would send it; undefined keeps the local
+   * estimate.
+   */
+  countTokens?: (context: { messages: ModelMessage[]; system?: string; tools?: unknown }) => Promise<number | undefined>;
   /** Summary text as stored, given the summarizer's text and the plan (seed layouts use this). */
   formatSummary?: (text: string, latestRequest: string | undefined) => string;
 }

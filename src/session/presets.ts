@@ -1,8 +1,6 @@
-import { generateText, type LanguageModel } from 'ai';
+import { generateText, type LanguageModel, type ModelMessage } from 'ai';
 import { BUDGET_PRESETS, type BudgetPresetName } from '../budget/index.js';
 import { llmSummarizer } from '../compact/index.js';
-import { renderContext } from '../context/index.js';
-import type { Entry } from '../model/entry.js';
 import { PRUNE_SEED_000, PRUNE_SEED_001 } from '../prune/index.js';
 import type { SessionOptions } from './options.js';
 
@@ -103,9 +101,8 @@ export function presetOptions(
 
 /** Counts a context's prompt tokens by sending it with a 16-token output cap and reading the usage. */
 export function probeCounter(model: LanguageModel) {
-  return async (entries: Entry[], { system }: { system?: string }): Promise<number> => {
-    const messages = renderContext(entries, { format: 'ai-sdk', system });
-    const result = await generateText({ model, messages, maxOutputTokens: 16 });
-    return result.usage.inputTokens ?? 0;
+  return async (context: { messages: ModelMessage[]; system?: string }): Promise<number | undefined> => {
+    const result = await generateText({ model, ...context, maxOutputTokens: 16 });
+    return result.usage.inputTokens;
   };
 }

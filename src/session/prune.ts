@@ -26,8 +26,6 @@ function viewOrder(active: Entry[]): Entry[] {
   ];
 }
 
-/** Unpruned tool-output total at which a batch check last found nothing to do, per session. */
-const checkedAt = new WeakMap<Session, number>();
 
 /**
  * Plans and applies pruning in one batched write. In batch mode (every turn) it plans only when
@@ -40,7 +38,11 @@ export async function runPrune(
   const config = session.config.prune;
   if (!config) return null;
   const total = session.log.record.state.unprunedToolTokens;
-  if (opts.batch && (!shouldPlanPrune(total, config) || checkedAt.get(session) === total)) return null;
+  const nextSeq = session.log.record.nextSeq;
+  const memo = session.pruneCheckedAt;
+  // Nothing changed since the last check found nothing: neither the outputs nor the turns.
+  const unchanged = memo !== null && memo.total === total && memo.nextSeq === nextSeq;
+  if (opts.batch && (!shouldPlanPrune(total, config) || unchanged)) return null;
   if (opts.dryRun) {
     const plan = planPrune(viewOrder(session.log.active), config);
     return {
@@ -83,7 +85,10 @@ export async function runPrune(
     };
     return { update: updates, state };
   });
-  checkedAt.set(session, session.log.record.state.unprunedToolTokens);
+  session.pruneCheckedAt = {
+    total: session.log.record.state.unprunedToolTokens,
+    nextSeq: session.log.record.nextSeq,
+  };
   return outcome;
 }
 

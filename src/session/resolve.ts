@@ -17,6 +17,8 @@ export interface ResolvedSession {
   hooks: SessionHooks;
   /** The agent's system prompt, when given in the options. */
   system?: string;
+  /** The agent's tool definitions, when given in the options. */
+  tools?: unknown;
   /** Raw-estimate tokens of the system prompt and tool definitions. */
   overheadRaw: number;
   now: () => number;
@@ -64,6 +66,7 @@ export function resolveSession(options: SessionOptions, storedSystem?: string): 
     },
     hooks: options.hooks ?? {},
     system: options.system ?? storedSystem,
+    tools: options.tools,
     overheadRaw: overheadOf(estimator, options.system ?? storedSystem, options.tools),
     now: options.now ?? Date.now,
   };

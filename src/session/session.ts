@@ -1,5 +1,5 @@
 import { afterStepDecision, beforeTurnDecision, type Decision } from '../budget/index.js';
-import { isContextOverflowError } from '../compact/index.js';
+import { CompactionError, FloorTooLargeError, isContextOverflowError, NoProgressError } from '../compact/index.js';
 import type { ModelMessage } from 'ai';
 import { type ContextFormat, renderContext, splitAiSdkSystem } from '../context/index.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
@@ -44,6 +44,11 @@ export interface Prepared {
   decision: Decision;
   tokens: TokenEstimate;
   compaction: CompactionOutcome | null;
+  /**
+   * An automatic compaction that failed while the request still fits the usable budget: reported
+   * here (and by the 'compaction:error' event) instead of thrown, so the turn can go on.
+   */
+  compactionError?: Error;
   pruned: PruneOutcome | null;
 }
 
@@ -58,12 +63,18 @@ export class Session {
   private overflowRetried = false;
   /** Estimate when an automatic compaction last failed: automatic attempts wait for real growth. */
   private autoFailedAt: number | null = null;
+  /** Raw tokens of the system prompt and tools as last sent (prepare() may override the options'). */
+  overheadRaw: number;
+  /** The unpruned tool-output total and log position at which a batched prune check found nothing. */
+  pruneCheckedAt: { total: number; nextSeq: number } | null = null;
 
   private constructor(
     readonly log: Log,
     readonly config: ResolvedSession,
     private readonly options: SessionOptions,
-  ) {}
+  ) {
+    this.overheadRaw = config.overheadRaw;
+  }
 
   static async open(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {
     // Configuration is checked before anything is written: a bad one creates no session.
@@ -104,10 +115,7 @@ export class Session {
   /** Records a finished model step: its messages, its usage, and the after-step overflow check. */
   async recordStep(step: StepInput): Promise<StepResult> {
     const { messages, usage } = parseStep(step);
-    const sent = this.lastPrepared ?? {
-      logRaw: this.log.record.state.activeTokens,
-      overheadRaw: this.config.overheadRaw,
-    };
+    const sent = this.lastPrepared ?? { logRaw: this.log.record.state.activeTokens, overheadRaw: this.overheadRaw };
     const model = step.model ?? this.config.model;
     const entries = await this.log.mutate(stepWrite(messages, usage, model, sent, this.config));
     this.lastPrepared = null;
@@ -138,16 +146,19 @@ export class Session {
         { type: 'compaction-marker', auto: decision !== null, ...(instructions ? { instructions } : {}) },
       ],
     };
+    // Checked again inside the write: another worker may have queued one meanwhile.
     const [entry] = await this.log.mutate((record, active) => {
+      if (record.state.pendingMarkerId) return null;
       const write = appendWrite([marker], this.config)(record, active);
       return { ...write, state: { ...write.state, pendingMarkerId: write.append![0]!.id } };
     });
-    if (decision) this.events.emit('overflow', { decision, markerId: entry!.id });
-    return entry!.id;
+    if (!entry) return this.log.record.state.pendingMarkerId!;
+    if (decision) this.events.emit('overflow', { decision, markerId: entry.id });
+    return entry.id;
   }
 
   /** The before-turn token figure: last reported prompt + calibrated estimate of what came since. */
-  estimate(overheadRaw = this.config.overheadRaw): TokenEstimate {
+  estimate(overheadRaw = this.overheadRaw): TokenEstimate {
     const state = this.log.record.state;
     return hybridEstimate({
       lastUsage: state.lastUsage,
@@ -160,23 +171,31 @@ export class Session {
 
   /** Runs queued or needed compaction and pruning, then builds the context to send. */
   async prepare<F extends ContextFormat = 'ai-sdk'>(input: PrepareInput<F> = {}): Promise<Prepared> {
+    await this.log.refresh();
     const system = input.system ?? this.config.system;
-    const overheadRaw =
-      input.system !== undefined || input.tools !== undefined
-        ? overheadOf(this.config.estimator, system, input.tools ?? this.options.tools)
-        : this.config.overheadRaw;
+    if (input.system !== undefined || input.tools !== undefined) {
+      this.overheadRaw = overheadOf(this.config.estimator, system, input.tools ?? this.options.tools);
+    }
     let compaction: CompactionOutcome | null = null;
+    let compactionError: Error | undefined;
+    const attempt = async (run: () => Promise<CompactionOutcome>) => {
+      try {
+        compaction = await run();
+      } catch (error) {
+        // A request that still fits goes out; one that cannot fit makes the failure the caller's.
+        const fits = (this.config.budget.usable ?? Number.POSITIVE_INFINITY) >= this.estimate().tokens;
+        if (!(error instanceof CompactionError) || !fits) throw error;
+        compactionError = error;
+      }
+    };
     const pending = this.log.record.state.pendingMarkerId;
-    // Like the before-turn path: a marker whose compaction failed is not retried until the log changes.
-    if (pending && !this.autoSuspended()) compaction = await this.runMarker(pending, input.signal);
+    if (pending && !this.autoSuspended()) await attempt(() => this.runMarker(pending, input.signal));
     const pruned = this.config.prune?.when === 'turn' ? await this.prune({ batch: true }) : null;
-    let tokens = this.estimate(overheadRaw);
-    let decision = this.config.checks.beforeTurn
-      ? beforeTurnDecision(tokens, this.config.budget)
-      : beforeTurnDecision(0, this.config.budget);
-    if (decision.compact && compaction === null && !this.autoSuspended()) {
-      compaction = await this.compact({ auto: true, signal: input.signal });
-      tokens = this.estimate(overheadRaw);
+    let tokens = this.estimate();
+    let decision = beforeTurnDecision(this.config.checks.beforeTurn ? tokens : 0, this.config.budget);
+    if (decision.compact && compaction === null && !compactionError && !this.autoSuspended()) {
+      await attempt(() => this.compact({ auto: true, signal: input.signal }));
+      tokens = this.estimate();
       decision = beforeTurnDecision(tokens, this.config.budget);
     }
     const format = input.format ?? 'ai-sdk';
@@ -186,15 +205,16 @@ export class Session {
       summaryAs: this.config.compaction.summaryAs,
       prunedPlaceholder: this.config.prune?.placeholder,
     });
-    this.lastPrepared = { logRaw: this.log.record.state.activeTokens, overheadRaw };
+    this.lastPrepared = { logRaw: this.log.record.state.activeTokens, overheadRaw: this.overheadRaw };
     const split = format === 'ai-sdk' ? splitAiSdkSystem(payload as ModelMessage[]) : { messages: payload };
-    return { ...split, decision, tokens, compaction, pruned };
+    return { ...split, decision, tokens, compaction, pruned, ...(compactionError ? { compactionError } : {}) };
   }
 
   /**
-   * After a compaction failed (floor over budget, no progress, a bad summary), it is reported
-   * once; further automatic attempts wait until the context has grown by a quarter of the
-   * budget, since the same condition would only fail again — never a retry every turn.
+   * A compaction that failed for a reason that would only repeat (the floor is over the budget,
+   * or the summary would not be smaller) is reported once; automatic attempts then wait until
+   * the context has grown by a quarter of the budget — never a retry every turn. Passing failures
+   * (a network error, an abort, a rejected summary) do not suspend anything.
    */
   private autoSuspended(): boolean {
     if (this.autoFailedAt === null) return false;
@@ -214,12 +234,15 @@ export class Session {
   async compact(
     opts: { instructions?: string; auto?: boolean; markerId?: string; signal?: AbortSignal } = {},
   ): Promise<CompactionOutcome> {
+    await this.log.refresh();
     try {
       const outcome = await runCompaction(this, { auto: opts.auto ?? false, ...opts });
       if (outcome.status === 'compacted') this.autoFailedAt = null;
       return outcome;
     } catch (error) {
-      this.autoFailedAt = this.estimate().tokens;
+      if (error instanceof FloorTooLargeError || error instanceof NoProgressError) {
+        this.autoFailedAt = this.estimate().tokens;
+      }
       this.events.emit('compaction:error', { error: error as Error });
       throw error;
     }

@@ -72,7 +72,9 @@ export function stepWrite(
         ...state,
         calibration: { ...state.calibration, [model]: calibration },
         lastUsage: { usage, model, afterSeq: added[0]?.seq ?? record.nextSeq },
-        addedSinceUsage: added.reduce((acc, e) => acc + e.tokens, 0),
+        // Everything the view gained since that request was built: this step's entries, and
+        // whatever was appended while the model was running (a message the user typed meanwhile).
+        addedSinceUsage: state.activeTokens - sent.logRaw,
       },
     };
   };

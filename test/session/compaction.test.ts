@@ -47,8 +47,8 @@ describe('after compaction', () => {
     const session = await openSession(memoryStore(), 's', {
       ...window,
       compaction: {
-        countTokens: async (entries) => {
-          counted.push(entries.length);
+        countTokens: async ({ messages }) => {
+          counted.push(messages.length);
           return 1_234;
         },
       },
