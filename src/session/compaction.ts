@@ -127,7 +127,8 @@ export async function runCompaction(
       session.events.emit('warning', { message: `${what} failed after a successful compaction`, error });
     }
   };
-  if (opts.auto && config.compaction.continueMessage) await after('the continue message', () => appendContinue(session));
+  if (opts.auto && config.compaction.continueMessage)
+    await after('the continue message', () => appendContinue(session));
   await after('the token recount', () => recount(session));
   const millis = Date.now() - started;
   session.events.emit('compaction:end', { pivot, tokensBefore, tokensAfter, millis });

@@ -1,7 +1,7 @@
 import type { Entry } from '../model/entry.js';
-import { withUpdates } from '../prune/apply.js';
 import type { JsonObject } from '../model/json.js';
 import { emptySessionState, type SessionRecord, type SessionState } from '../model/session.js';
+import { withUpdates } from '../prune/apply.js';
 import { type PartsUpdate, type Store, VersionConflictError } from '../store/store.js';
 
 /** One write: new entries, or replaced parts, plus the session state after it. */
@@ -65,7 +65,9 @@ export class Log {
    * Computes a write from (record, active) and commits it. `compute` may return null to abandon
    * (e.g. a compaction another worker already did). Returns the appended entries.
    */
-  mutate<E extends Entry>(compute: (record: SessionRecord, active: Entry[]) => Write<E> | null): Promise<E[]> {
+  mutate<E extends Entry>(
+    compute: (record: SessionRecord, active: Entry[]) => Write<E> | null,
+  ): Promise<E[]> {
     // Writes from this process go one after another, so compare-and-swap retries only ever race
     // other processes: ten parallel tool results must all land, not exhaust the retries.
     const run = this.queue.then(() => this.commit(compute));

@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import type { BudgetConfig } from '../budget/index.js';
 import type { PlanOptions, Summarizer } from '../compact/index.js';
 import type { ViewOptions } from '../context/index.js';
-import type { CompactionEntry, Entry } from '../model/entry.js';
+import type { CompactionEntry } from '../model/entry.js';
 import type { JsonObject } from '../model/json.js';
 import type { PruneOptions } from '../prune/index.js';
 import type { Estimator } from '../tokens/estimator.js';
@@ -30,7 +30,11 @@ export interface CompactionSettings {
    * context after compaction, given exactly as prepare() would send it; undefined keeps the local
    * estimate.
    */
-  countTokens?: (context: { messages: ModelMessage[]; system?: string; tools?: unknown }) => Promise<number | undefined>;
+  countTokens?: (context: {
+    messages: ModelMessage[];
+    system?: string;
+    tools?: unknown;
+  }) => Promise<number | undefined>;
   /** Summary text as stored, given the summarizer's text and the plan (seed layouts use this). */
   formatSummary?: (text: string, latestRequest: string | undefined) => string;
 }

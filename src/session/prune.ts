@@ -26,7 +26,6 @@ function viewOrder(active: Entry[]): Entry[] {
   ];
 }
 
-
 /**
  * Plans and applies pruning in one batched write. In batch mode (every turn) it plans only when
  * the O(1) running total says a batch could be due, and not again until that total has grown.

@@ -1,6 +1,11 @@
-import { afterStepDecision, beforeTurnDecision, type Decision } from '../budget/index.js';
-import { CompactionError, FloorTooLargeError, isContextOverflowError, NoProgressError } from '../compact/index.js';
 import type { ModelMessage } from 'ai';
+import { afterStepDecision, beforeTurnDecision, type Decision } from '../budget/index.js';
+import {
+  CompactionError,
+  FloorTooLargeError,
+  isContextOverflowError,
+  NoProgressError,
+} from '../compact/index.js';
 import { type ContextFormat, renderContext, splitAiSdkSystem } from '../context/index.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
 import type { Message } from '../model/message.js';
@@ -115,7 +120,10 @@ export class Session {
   /** Records a finished model step: its messages, its usage, and the after-step overflow check. */
   async recordStep(step: StepInput): Promise<StepResult> {
     const { messages, usage } = parseStep(step);
-    const sent = this.lastPrepared ?? { logRaw: this.log.record.state.activeTokens, overheadRaw: this.overheadRaw };
+    const sent = this.lastPrepared ?? {
+      logRaw: this.log.record.state.activeTokens,
+      overheadRaw: this.overheadRaw,
+    };
     const model = step.model ?? this.config.model;
     const entries = await this.log.mutate(stepWrite(messages, usage, model, sent, this.config));
     this.lastPrepared = null;
@@ -207,7 +215,14 @@ export class Session {
     });
     this.lastPrepared = { logRaw: this.log.record.state.activeTokens, overheadRaw: this.overheadRaw };
     const split = format === 'ai-sdk' ? splitAiSdkSystem(payload as ModelMessage[]) : { messages: payload };
-    return { ...split, decision, tokens, compaction, pruned, ...(compactionError ? { compactionError } : {}) };
+    return {
+      ...split,
+      decision,
+      tokens,
+      compaction,
+      pruned,
+      ...(compactionError ? { compactionError } : {}),
+    };
   }
 
   /**
