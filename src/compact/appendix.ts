@@ -8,7 +8,7 @@ export const APPENDIX_HEADING = '--- Facts carried over (deterministic) ---';
  * user's explicit constraints, and the latest request verbatim (seed 004's last line). Whatever
  * the summarizer wrote, these facts reach the model unchanged.
  */
-export function buildAppendix(details: PivotDetails): string {
+export function buildAppendix(details: PivotDetails, showRequest = true): string {
   const lines = [APPENDIX_HEADING];
   const modified = new Set(details.filesModified);
   const readOnly = details.filesRead.filter((f) => !modified.has(f));
@@ -21,15 +21,16 @@ export function buildAppendix(details: PivotDetails): string {
     lines.push("User's explicit constraints (verbatim):", ...details.constraints.map((c) => `- ${c}`));
   }
   if (lines.length === 1) lines.push('(no files, failures or constraints recorded)');
-  if (details.lastUserRequest !== undefined && details.lastUserRequest.trim() !== '') {
+  // Once is enough: when the request is in the kept tail, the model already sees it verbatim.
+  if (showRequest && details.lastUserRequest !== undefined && details.lastUserRequest.trim() !== '') {
     lines.push('', LAST_REQUEST_PREFIX + details.lastUserRequest);
   }
   return lines.join('\n');
 }
 
 /** Summary text followed by the appendix, separated by a blank line. */
-export function withAppendix(summary: string, details: PivotDetails): string {
-  return `${summary.trimEnd()}\n\n${buildAppendix(details)}`;
+export function withAppendix(summary: string, details: PivotDetails, showRequest = true): string {
+  return `${summary.trimEnd()}\n\n${buildAppendix(details, showRequest)}`;
 }
 
 /** The summary without its appendix (to reuse a previous summary's own text). */

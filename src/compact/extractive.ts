@@ -40,7 +40,7 @@ export function summarizeExtractive(
 ): SummaryResult {
   const analysis = analyzeSpan(request.plan.toSummarize);
   const details = collectDetails(request.plan, analysis);
-  const appendix = buildAppendix(details);
+  const appendix = buildAppendix(details, !request.plan.requestInTail);
   const appendixTokens = estimator.text(appendix);
   const model = buildExtractiveModel(request.plan, details, analysis);
   const instructions = request.instructions

@@ -133,7 +133,7 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
       const text = fitsWindow(request, window, estimator, maxOutputTokens)
         ? await call(request.system, requestUserParts(request), signal)
         : await mapReduce(request, signal);
-      return { text: withAppendix(text, details), details };
+      return { text: withAppendix(text, details, !request.plan.requestInTail), details };
     },
   };
 }

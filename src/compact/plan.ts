@@ -45,6 +45,8 @@ export interface CompactionPlan {
   replayRequest?: string;
   /** The user's newest request in the window, else the one the previous pivot recorded (A004-03). */
   latestUserRequest?: string;
+  /** The newest request's message is in the kept tail, so the model sees it there verbatim. */
+  requestInTail: boolean;
 }
 
 export interface NothingToCompact {
@@ -90,6 +92,7 @@ export function planCompaction(
     firstKeptId: toKeep[0]?.id ?? null,
     tokensBefore: (previousPivot?.tokens ?? 0) + sumTokens(messages),
     predictedTailTokens: sumTokens(toKeep),
+    requestInTail: requestAt >= cut.index,
   };
   if (latestUserRequest !== undefined) plan.latestUserRequest = latestUserRequest;
   const openerAt = latestOpenerIndex(messages);

@@ -3,6 +3,7 @@ import {
   type CompactionPlan,
   DEFAULT_PLAN_OPTIONS,
   FloorTooLargeError,
+  LAST_REQUEST_PREFIX,
   NoProgressError,
   type PlanOptions,
   planCompaction,
@@ -67,7 +68,7 @@ export async function runCompaction(
   }
   // The floor: what no summary can remove — system prompt and tools, the verbatim tail, and the
   // latest request, which every summary repeats word for word.
-  const requestTokens = config.estimator.text(plan.latestUserRequest ?? '');
+  const requestTokens = plan.requestInTail ? 0 : config.estimator.text(plan.latestUserRequest ?? '');
   const floor = overhead + calibrated(plan.predictedTailTokens + requestTokens);
   if (limit !== null && floor > limit) throw new FloorTooLargeError({ floorTokens: floor, budget: limit });
   if ((await config.hooks.beforeCompact?.({ auto: opts.auto, tokensBefore })) === false) {
@@ -85,7 +86,7 @@ export async function runCompaction(
   const result = await config.summarizer.summarize(request, opts.signal);
   opts.signal?.throwIfAborted();
   const format = config.compaction.formatSummary;
-  const summary = format ? format(result.text, plan.latestUserRequest) : result.text;
+  const summary = withLatestRequest(format ? format(result.text, plan.latestUserRequest) : result.text, plan);
 
   let pivotEntry: CompactionEntry | null = null;
   let tokensAfter = 0;
@@ -134,6 +135,17 @@ export async function runCompaction(
   session.events.emit('compaction:end', { pivot, tokensBefore, tokensAfter, millis });
   await after('the afterCompact hook', () => config.hooks.afterCompact?.(pivot));
   return { status: 'compacted', pivot, summary, tokensBefore, tokensAfter, millis };
+}
+
+/**
+ * Whatever the summarizer wrote, the user's latest request reaches the model verbatim: in the
+ * kept tail, or in the summary (issue 4 §5, seed 004's last line).
+ */
+function withLatestRequest(summary: string, plan: CompactionPlan): string {
+  const request = plan.latestUserRequest;
+  if (plan.requestInTail || request === undefined || request.trim() === '' || summary.includes(request))
+    return summary;
+  return `${summary.trimEnd()}\n\n${LAST_REQUEST_PREFIX}${request}`;
 }
 
 /** Share of the trigger limit the verbatim tail may take, so the context after has room to grow. */
