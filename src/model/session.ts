@@ -37,7 +37,7 @@ export interface SessionState {
   activeTokens: number;
   /** Estimated tokens of finished, unpruned tool outputs in the view: the O(1) prune trigger. */
   unprunedToolTokens: number;
-  /** Estimated tokens of every entry ever appended. */
+  /** Estimated tokens of every entry of the log, as each is stored now (pruning lowers it). */
   totalTokens: number;
   entryCount: number;
   /** The latest usage a provider reported, with the seq of the first entry added after its request. */
@@ -47,6 +47,8 @@ export interface SessionState {
   calibration: Record<string, Calibration>;
   /** Id of a queued compaction-marker message not yet answered by a pivot. */
   pendingMarkerId: string | null;
+  /** Erase-mode pruning of the whole log (seed 000) has scanned every entry below this seq. */
+  erasedBelowSeq?: number;
 }
 
 export interface SessionRecord {

@@ -1,5 +1,5 @@
 import type { Entry } from '../model/entry.js';
-import { applyPrune, type PrunePlan, planPrune, shouldPlanPrune } from '../prune/index.js';
+import { applyPrune, type PrunePlan, planPrune, shouldPlanPrune, withUpdates } from '../prune/index.js';
 import type { Session } from './session.js';
 import { afterReplace } from './state.js';
 
@@ -54,28 +54,28 @@ export async function runPrune(
   // Seed 000 erases old outputs to free storage, summaries are skipped rather than a boundary
   // (A000-07): outside the per-turn path, the scan then reaches entries before the window too.
   const wholeLog = !opts.batch && config.mode === 'erase' && config.onSummary === 'skip';
-  const before = wholeLog ? await olderThanWindow(session) : [];
+  const older = wholeLog ? await olderThanWindow(session) : [];
   let outcome: PruneOutcome | null = null;
   await session.log.mutate((record, active) => {
-    const scope = [...before.filter((e) => e.seq < record.state.activeFromSeq), ...viewOrder(active)];
+    const from = record.state.activeFromSeq;
+    const scope = [...older.filter((e) => e.seq < from), ...viewOrder(active)];
     const plan = planPrune(scope, config);
     outcome = { dryRun: false, parts: 0, tokensSaved: 0, plan };
-    if (!plan.prune || plan.marks.length === 0) return null;
+    // What the whole-log scan covered is remembered, so the next open reads only what is new.
+    const scanned = wholeLog && record.state.erasedBelowSeq !== from ? { erasedBelowSeq: from } : {};
+    if (!plan.prune || plan.marks.length === 0) {
+      return Object.keys(scanned).length > 0 ? { append: [], state: { ...record.state, ...scanned } } : null;
+    }
     const updates = applyPrune(scope, plan, config, session.config.now(), session.config.estimator);
-    // Only entries in the window count toward the view's running figures.
-    const byId = new Map(active.map((e) => [e.id, e]));
-    const inView = updates.filter((u) => byId.has(u.entryId));
-    const was: Entry[] = inView.map((u) => byId.get(u.entryId)!);
-    const now: Entry[] = inView.map((u) => {
-      const e = byId.get(u.entryId) as Extract<Entry, { kind: 'message' }>;
-      return {
-        ...e,
-        message: { ...e.message, parts: u.parts },
-        tokens: u.tokens,
-        partTokens: u.partTokens,
-      } as Entry;
-    });
-    const state = afterReplace(record.state, was, now);
+    const byId = new Map(scope.map((e) => [e.id, e]));
+    const was = updates.map((u) => byId.get(u.entryId)!);
+    const now = withUpdates(was, updates);
+    // The view's figures move with the entries in the window; the log's total with all of them.
+    const inView = (e: Entry) => e.seq >= from;
+    let state = afterReplace(record.state, was.filter(inView), now.filter(inView));
+    const outside = now.filter((e) => !inView(e)).reduce((a, e) => a + e.tokens, 0);
+    const outsideBefore = was.filter((e) => !inView(e)).reduce((a, e) => a + e.tokens, 0);
+    state = { ...state, totalTokens: state.totalTokens + outside - outsideBefore, ...scanned };
     outcome = {
       dryRun: false,
       parts: plan.marks.length,
@@ -91,8 +91,9 @@ export async function runPrune(
   return outcome;
 }
 
+/** Entries below the window that no whole-log scan has seen yet. */
 async function olderThanWindow(session: Session): Promise<Entry[]> {
-  const from = session.log.record.state.activeFromSeq;
-  if (from === 0) return [];
-  return (await session.log.store.loadFrom(session.id, 0)).filter((e) => e.seq < from);
+  const { activeFromSeq, erasedBelowSeq = 0 } = session.log.record.state;
+  if (activeFromSeq <= erasedBelowSeq) return [];
+  return (await session.log.store.loadFrom(session.id, erasedBelowSeq)).filter((e) => e.seq < activeFromSeq);
 }

@@ -47,6 +47,7 @@ export function afterReplace(state: SessionState, before: Entry[], after: Entry[
     ...state,
     activeTokens: Math.max(0, state.activeTokens + tokenDelta),
     unprunedToolTokens: Math.max(0, state.unprunedToolTokens + toolDelta),
+    totalTokens: Math.max(0, state.totalTokens + tokenDelta),
     // Signed: a prune after the last usage makes the next prompt smaller than that usage said.
     addedSinceUsage: state.addedSinceUsage + tokenDelta,
   };

@@ -74,7 +74,15 @@ async function runSequence(store: Store, configName: string, ops: Op[], stats: R
       }
       // The rebuild used by fork and import must agree with the running figures.
       const rebuilt = stateFromEntries(history, state);
-      for (const key of ['activeFromSeq', 'pivotId', 'activeTokens', 'unprunedToolTokens'] as const) {
+      const keys = [
+        'activeFromSeq',
+        'pivotId',
+        'activeTokens',
+        'unprunedToolTokens',
+        'totalTokens',
+        'entryCount',
+      ] as const;
+      for (const key of keys) {
         if (rebuilt[key] !== state[key]) {
           throw new Error(`stateFromEntries ${key} ${rebuilt[key]} ≠ running ${state[key]}`);
         }
