@@ -1,4 +1,4 @@
-import { type CompactionEntry, type Entry, isCompactionEntry, type MessageEntry } from '../model/entry.js';
+import { type Entry, latestPivot, type MessageEntry } from '../model/entry.js';
 import { isSummaryMessage, messageText } from '../model/message.js';
 
 /** A user message whose only parts are compaction markers: a queued request, not conversation. */
@@ -23,13 +23,7 @@ export function isTurnStart(entry: MessageEntry): boolean {
 }
 
 /** The newest compaction entry, i.e. the pivot the current view is built on. */
-export function latestPivot(entries: readonly Entry[]): CompactionEntry | null {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i]!;
-    if (isCompactionEntry(e)) return e;
-  }
-  return null;
-}
+export { latestPivot };
 
 /**
  * The entries the model currently sees, from the latest pivot's first kept entry (or the pivot

@@ -1,6 +1,6 @@
-import { type CompactionEntry, type Entry, isMessageEntry, type MessageEntry } from '../model/entry.js';
+import { type Entry, isMessageEntry, latestPivot, type MessageEntry } from '../model/entry.js';
 import type { AssistantMessage, Message, UserMessage } from '../model/message.js';
-import type { AssistantPart, ToolPart, UserPart } from '../model/parts.js';
+import { type AssistantPart, type ToolPart, type UserPart, withPlaceholderOutput } from '../model/parts.js';
 import { DEFAULT_MARKER_QUESTION, type SummaryLayout, summaryMessages } from './summary.js';
 
 export const DEFAULT_PRUNED_PLACEHOLDER = '[Old tool result content cleared]';
@@ -44,7 +44,7 @@ function resolve(opts: ViewOptions): ResolvedView {
 export function buildView(entries: Entry[], opts: ViewOptions = {}): Message[] {
   const o = resolve(opts);
   const ordered = inSeqOrder(entries);
-  const pivotEntry = latestPivot(ordered);
+  const pivotEntry = latestPivot(ordered) ?? undefined;
   const out: Message[] = [];
   if (o.system !== undefined && o.system !== '') {
     out.push({ role: 'system', parts: [{ type: 'text', text: o.system }] });
@@ -68,14 +68,6 @@ function inSeqOrder(entries: Entry[]): Entry[] {
     if (entries[i]!.seq < entries[i - 1]!.seq) return [...entries].sort((a, b) => a.seq - b.seq);
   }
   return entries;
-}
-
-function latestPivot(ordered: Entry[]): CompactionEntry | undefined {
-  for (let i = ordered.length - 1; i >= 0; i--) {
-    const entry = ordered[i]!;
-    if (entry.kind === 'compaction') return entry;
-  }
-  return undefined;
 }
 
 function seqOf(ordered: Entry[], id: string): number {
@@ -128,14 +120,5 @@ function viewAssistant(message: AssistantMessage, o: ResolvedView): AssistantMes
 
 /** A pruned part keeps its call; its output becomes the placeholder and attachments go (seed 001 §5.2). */
 function prunedView(part: ToolPart, placeholder: string): ToolPart {
-  if (part.compactedAt === undefined) return part;
-  if (part.state === 'completed') {
-    const { attachments: _dropped, ...rest } = part;
-    return { ...rest, output: placeholder };
-  }
-  if (part.state === 'error') {
-    const { attachments: _dropped, ...rest } = part;
-    return { ...rest, error: placeholder };
-  }
-  return part;
+  return part.compactedAt === undefined ? part : withPlaceholderOutput(part, placeholder);
 }

@@ -1,9 +1,13 @@
 import type { ModelMessage, ToolResultPart } from 'ai';
 import { InputError } from '../model/errors.js';
-import type { AssistantMessage, AssistantPart, ToolPart } from '../model/index.js';
+import {
+  type AssistantMessage,
+  type AssistantPart,
+  finishedCall,
+  type ToolOutcome,
+  type ToolPart,
+} from '../model/index.js';
 import type { JsonObject, JsonValue } from '../model/json.js';
-
-type ToolOutcome = { state: 'completed'; output: JsonValue } | { state: 'error'; error: string };
 
 function outcome(result: ToolResultPart): ToolOutcome {
   const out = result.output;
@@ -81,18 +85,6 @@ function fill(
     });
   }
   const call = slot.message.parts[slot.index] as ToolPart;
-  slot.message.parts[slot.index] = { ...callFields(call), ...outcome(p) } as ToolPart;
+  slot.message.parts[slot.index] = finishedCall(call, outcome(p));
   open.delete(p.toolCallId);
-}
-
-function callFields(call: ToolPart) {
-  const { callId, name, input, startedAt, providerMetadata } = call;
-  return {
-    type: 'tool' as const,
-    callId,
-    name,
-    input,
-    ...(startedAt !== undefined ? { startedAt } : {}),
-    ...(providerMetadata ? { providerMetadata } : {}),
-  };
 }

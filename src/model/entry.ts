@@ -80,3 +80,12 @@ export function isMessageEntry(entry: Entry): entry is MessageEntry {
 export function isCompactionEntry(entry: Entry): entry is CompactionEntry {
   return entry.kind === 'compaction';
 }
+
+/** The newest compaction entry of a list in log order: the pivot the view starts from. */
+export function latestPivot(entries: readonly Entry[]): CompactionEntry | null {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
+    if (entry.kind === 'compaction') return entry;
+  }
+  return null;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonObjectSchema, jsonValueSchema } from './json.js';
+import { type JsonValue, jsonObjectSchema, jsonValueSchema } from './json.js';
 
 /** Plain text. `synthetic` marks text condense wrote itself (continue message, fillers). */
 export const textPartSchema = z.object({
@@ -92,4 +92,34 @@ export type PartType = (typeof PART_TYPES)[number];
 /** Tool parts whose output exists and may be pruned. */
 export function isFinishedTool(part: Part): part is CompletedToolPart | ErroredToolPart {
   return part.type === 'tool' && (part.state === 'completed' || part.state === 'error');
+}
+
+/** The part with its output (or error) replaced by `placeholder` and its attachments dropped. */
+export function withPlaceholderOutput(part: ToolPart, placeholder: string): ToolPart {
+  if (part.state === 'completed') {
+    const { attachments: _dropped, ...rest } = part;
+    return { ...rest, output: placeholder };
+  }
+  if (part.state === 'error') {
+    const { attachments: _dropped, ...rest } = part;
+    return { ...rest, error: placeholder };
+  }
+  return part;
+}
+
+export type ToolOutcome = { state: 'completed'; output: JsonValue } | { state: 'error'; error: string };
+
+/** A call that was pending or running, now finished: its call fields kept, the outcome added. */
+export function finishedCall(call: ToolPart, outcome: ToolOutcome, endedAt?: number): ToolPart {
+  const { callId, name, input, startedAt, providerMetadata } = call;
+  return {
+    type: 'tool',
+    callId,
+    name,
+    input,
+    ...(startedAt !== undefined ? { startedAt } : {}),
+    ...(endedAt !== undefined ? { endedAt } : {}),
+    ...(providerMetadata ? { providerMetadata } : {}),
+    ...outcome,
+  } as ToolPart;
 }

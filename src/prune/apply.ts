@@ -1,5 +1,5 @@
 import type { Entry, MessageEntry } from '../model/entry.js';
-import type { Part, ToolPart } from '../model/parts.js';
+import { type Part, type ToolPart, withPlaceholderOutput } from '../model/parts.js';
 import type { PartsUpdate } from '../store/store.js';
 import type { Estimator } from '../tokens/estimator.js';
 import type { ResolvedPruneOptions } from './options.js';
@@ -15,16 +15,7 @@ export class StalePrunePlanError extends Error {
  * by the placeholder, attachments dropped. Also what 'erase' mode stores (seed 000, A000-14).
  */
 export function clearedToolPart(part: ToolPart, placeholder: string, compactedAt?: number): ToolPart {
-  const marked = { ...part, compactedAt: compactedAt ?? part.compactedAt };
-  if (marked.state === 'completed') {
-    const { attachments: _dropped, ...rest } = marked;
-    return { ...rest, output: placeholder };
-  }
-  if (marked.state === 'error') {
-    const { attachments: _dropped, ...rest } = marked;
-    return { ...rest, error: placeholder };
-  }
-  return marked;
+  return withPlaceholderOutput({ ...part, compactedAt: compactedAt ?? part.compactedAt }, placeholder);
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   type CompactionPlan,
   DEFAULT_PLAN_OPTIONS,
   FloorTooLargeError,
+  isMarkerOnly,
   LAST_REQUEST_PREFIX,
   NoProgressError,
   type PlanOptions,
@@ -31,11 +32,7 @@ export type CompactionOutcome =
 export const CONTINUE_MESSAGE = 'Continue if you have next steps';
 
 function isMarker(e: Entry): boolean {
-  return (
-    e.kind === 'message' &&
-    e.message.parts.length > 0 &&
-    e.message.parts.every((p) => p.type === 'compaction-marker')
-  );
+  return e.kind === 'message' && isMarkerOnly(e);
 }
 
 /**

@@ -39,7 +39,11 @@ export function planFork(log: Entry[], atId: string, mode: ForkMode): ForkPlan {
   if (mode === 'summary') {
     const summarizer = compactionThatSummarized(log, at);
     if (summarizer) {
-      const seed: CompactionEntry = { ...summarizer, pivot: { ...summarizer.pivot, firstKeptId: null } };
+      // The fork's log starts here: nothing before this pivot exists in it.
+      const seed: CompactionEntry = {
+        ...summarizer,
+        pivot: { ...summarizer.pivot, firstKeptId: null, previousPivotId: null },
+      };
       return { entries: [seed], fromSummary: summarizer };
     }
   }

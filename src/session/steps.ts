@@ -5,7 +5,7 @@ import type { Entry, MessageEntry } from '../model/entry.js';
 import { InputError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/message.js';
-import type { ToolPart } from '../model/parts.js';
+import { finishedCall, type ToolOutcome, type ToolPart } from '../model/parts.js';
 import type { SessionRecord, Usage } from '../model/session.js';
 import { parseMessage } from '../model/validate.js';
 import { updateCalibration } from '../tokens/index.js';
@@ -96,19 +96,11 @@ export function toolResultWrite(callId: string, result: ToolResult, config: Reso
       );
       if (index < 0) continue;
       const call = entry.message.parts[index] as ToolPart;
-      const { callId: id, name, input, startedAt, providerMetadata } = call;
-      const done: ToolPart = {
-        type: 'tool',
-        callId: id,
-        name,
-        input,
-        ...(startedAt !== undefined ? { startedAt } : {}),
-        ...(providerMetadata ? { providerMetadata } : {}),
-        endedAt: config.now(),
-        ...('output' in result
+      const outcome: ToolOutcome =
+        'output' in result
           ? { state: 'completed', output: result.output }
-          : { state: 'error', error: result.error }),
-      } as ToolPart;
+          : { state: 'error', error: result.error };
+      const done = finishedCall(call, outcome, config.now());
       const parts = entry.message.parts.map((p, j) => (j === index ? done : p));
       const message = parseMessage({ ...entry.message, parts });
       const partTokens = message.parts.map((p) => config.estimator.part(p));
