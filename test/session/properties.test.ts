@@ -134,10 +134,8 @@ describe('session operation sequences (TESTING item 1, invariants)', () => {
 });
 
 describe('activeTokens against the view', () => {
-  // SessionState.activeTokens is documented as "estimated tokens of the current view", but a
-  // queued marker is added by afterAppend (session.queueMarker) while the view drops pending
-  // markers: the figure runs ahead of the view by the marker's tokens (5, plus any instructions)
-  // until the marker is answered; the before-turn estimate (addedSinceUsage) counts it too.
+  // SessionState.activeTokens is "estimated tokens of the current view"; the view drops queued
+  // markers, so their tokens must not count there (nor in the before-turn estimate).
   it('a pending compaction marker is not counted', async () => {
     const session = await openSession(memoryStore(), 's', CONFIGS['default tail, user summary']!);
     await session.append({ role: 'user', parts: [{ type: 'text', text: 'Refactor the parser' }] });
