@@ -83,3 +83,24 @@ export function isContextOverflowError(err: unknown): boolean {
   if (NOT_OVERFLOW_TEXT.test(text)) return false;
   return bag.statuses.includes(413) || /\b413\b.*too large|request entity too large/i.test(text);
 }
+
+/**
+ * The prompt size an overflow error reports, when it says one: Anthropic "prompt is too long:
+ * 208000 tokens > 200000 maximum", OpenAI/vLLM "your messages resulted in 9000 tokens", Gemini
+ * "The input token count (1200000) exceeds…", llama.cpp "n_prompt_tokens": 9000. The provider's
+ * own count of the rejected request beats any local estimate.
+ */
+export function overflowPromptTokens(err: unknown): number | undefined {
+  const bag: Bag = { statuses: [], texts: [] };
+  collect(err, bag, 0);
+  const text = bag.texts.join('\n');
+  const found =
+    /prompt is too long:\s*([\d,]+)\s*tokens/i.exec(text) ??
+    /(?:messages|prompt|input) resulted in\s*([\d,]+)\s*tokens/i.exec(text) ??
+    /you requested\s*([\d,]+)\s*tokens\s*\(([\d,]+) in the messages/i.exec(text) ??
+    /input token count \(([\d,]+)\)/i.exec(text) ??
+    /n_prompt_tokens"?\s*[:=]\s*([\d,]+)/i.exec(text);
+  if (!found) return undefined;
+  const value = Number((found[2] ?? found[1])!.replace(/,/g, ''));
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}

@@ -5,6 +5,7 @@ import {
   FloorTooLargeError,
   isContextOverflowError,
   NoProgressError,
+  overflowPromptTokens,
 } from '../compact/index.js';
 import { type ContextFormat, renderContext, splitAiSdkSystem } from '../context/index.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
@@ -23,6 +24,7 @@ import { type PruneOutcome, runPrune } from './prune.js';
 import { overheadOf, type ResolvedSession, resolveSession } from './resolve.js';
 import {
   parseStep,
+  reportedPromptWrite,
   type StepInput,
   type StepResult,
   stepWrite,
@@ -283,6 +285,9 @@ export class Session {
     if (!isContextOverflowError(error)) return { overflow: false, retry: false, compaction: null };
     if (this.overflowRetried) return { overflow: true, retry: false, compaction: null };
     this.overflowRetried = true;
+    // The estimate just proved wrong: take the provider's own count of the rejected request.
+    const reported = overflowPromptTokens(error);
+    if (reported !== undefined) await this.log.mutate(reportedPromptWrite(reported, this.config.model));
     const compaction = await this.compact({ auto: true });
     return { overflow: true, retry: compaction.status === 'compacted', compaction };
   }

@@ -123,3 +123,22 @@ export function toolResultWrite(callId: string, result: ToolResult, config: Reso
     );
   };
 }
+
+/**
+ * The write that takes a prompt size the provider reported (e.g. in an overflow error) as the new
+ * base of the hybrid estimate: that count covered everything appended so far.
+ */
+export function reportedPromptWrite(inputTotal: number, model: string) {
+  return (record: SessionRecord): Write => ({
+    append: [],
+    state: {
+      ...record.state,
+      lastUsage: {
+        usage: { inputTotal, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 },
+        model,
+        afterSeq: record.nextSeq,
+      },
+      addedSinceUsage: 0,
+    },
+  });
+}

@@ -1,6 +1,6 @@
 import { APICallError, RetryError } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { isContextOverflowError } from '../../src/compact/overflow-error.js';
+import { isContextOverflowError, overflowPromptTokens } from '../../src/compact/overflow-error.js';
 
 /** An AI SDK APICallError as the openai-compatible / anthropic providers throw it. */
 function apiError(statusCode: number, body: unknown, message?: string): APICallError {
@@ -202,5 +202,30 @@ describe('isContextOverflowError', () => {
   });
   it.each(notOverflows)('does not take %s for an overflow', (_name, err) => {
     expect(isContextOverflowError(err)).toBe(false);
+  });
+});
+
+describe('overflowPromptTokens', () => {
+  it.each([
+    ['prompt is too long: 208000 tokens > 200000 maximum', 208_000],
+    [
+      "This model's maximum context length is 8192 tokens. However, your messages resulted in 9,001 tokens. Please reduce the length of the messages.",
+      9_001,
+    ],
+    [
+      "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4500 in the messages, 500 in the completion).",
+      4_500,
+    ],
+    ['The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).', 1_200_000],
+    [
+      '{"error":{"code":400,"message":"the request exceeds the available context size","n_prompt_tokens":9000}}',
+      9_000,
+    ],
+  ])('reads the prompt size the provider reported: %s', (message, tokens) => {
+    expect(overflowPromptTokens(new Error(message))).toBe(tokens);
+  });
+
+  it('says nothing when the error gives no number', () => {
+    expect(overflowPromptTokens(new Error('context length exceeded'))).toBeUndefined();
   });
 });

@@ -173,3 +173,17 @@ describe('concurrent workers', () => {
     expect(new Set(all.map((e) => e.seq)).size).toBe(all.length);
   });
 });
+
+describe('the provider count in an overflow error', () => {
+  it('becomes the base of the estimate before compacting', async () => {
+    const session = await openSession(memoryStore(), 's', { ...small, budget: { auto: false } });
+    await session.append(turn('a request', 4, 3_000));
+    await session.append(turn('latest request', 2, 3_000, 'l'));
+    const error = Object.assign(new Error('prompt is too long: 208,000 tokens > 200000 maximum'), { statusCode: 400 });
+    const seen: number[] = [];
+    session.on('compaction:start', (e) => seen.push(e.tokensBefore));
+    const result = await session.recordError(error);
+    expect(result.overflow).toBe(true);
+    expect(seen[0]).toBe(208_000);
+  });
+});
