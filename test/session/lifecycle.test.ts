@@ -179,7 +179,9 @@ describe('the provider count in an overflow error', () => {
     const session = await openSession(memoryStore(), 's', { ...small, budget: { auto: false } });
     await session.append(turn('a request', 4, 3_000));
     await session.append(turn('latest request', 2, 3_000, 'l'));
-    const error = Object.assign(new Error('prompt is too long: 208,000 tokens > 200000 maximum'), { statusCode: 400 });
+    const error = Object.assign(new Error('prompt is too long: 208,000 tokens > 200000 maximum'), {
+      statusCode: 400,
+    });
     const seen: number[] = [];
     session.on('compaction:start', (e) => seen.push(e.tokensBefore));
     const result = await session.recordError(error);
