@@ -1,13 +1,6 @@
-import type { ModelMessage } from 'ai';
-import { afterStepDecision, beforeTurnDecision, type Decision } from '../budget/index.js';
-import {
-  CompactionError,
-  FloorTooLargeError,
-  isContextOverflowError,
-  NoProgressError,
-  overflowPromptTokens,
-} from '../compact/index.js';
-import { type ContextFormat, renderContext, splitAiSdkSystem } from '../context/index.js';
+import { afterStepDecision, type Decision } from '../budget/index.js';
+import { isContextOverflowError, overflowPromptTokens } from '../compact/index.js';
+import type { ContextFormat } from '../context/index.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
 import type { Message } from '../model/message.js';
 import type { SessionRecord } from '../model/session.js';
@@ -20,6 +13,7 @@ import { Emitter, type SessionEvents } from './events.js';
 import { type ForkMode, planFork, writeFork } from './fork.js';
 import { Log } from './log.js';
 import type { SessionOptions } from './options.js';
+import { AutoCompactionGuard, type Prepared, type PrepareInput, prepareTurn } from './prepare.js';
 import { type PruneOutcome, runPrune } from './prune.js';
 import { overheadOf, type ResolvedSession, resolveSession } from './resolve.js';
 import {
@@ -32,44 +26,14 @@ import {
   toolResultWrite,
 } from './steps.js';
 
-export interface PrepareInput<F extends ContextFormat> {
-  format?: F;
-  /** Overrides the session's system prompt for this call. */
-  system?: string;
-  tools?: unknown;
-  signal?: AbortSignal;
-}
-
-export interface Prepared {
-  /** The payload in the requested format (for 'ai-sdk', without the system prompt: see `system`). */
-  messages: unknown;
-  /**
-   * For 'ai-sdk': the system prompt (and any system-layout summary), for generateText's `system`
-   * option — the AI SDK warns about system messages inside `messages`.
-   */
-  system?: string;
-  decision: Decision;
-  tokens: TokenEstimate;
-  compaction: CompactionOutcome | null;
-  /**
-   * An automatic compaction that failed while the request still fits the usable budget: reported
-   * here (and by the 'compaction:error' event) instead of thrown, so the turn can go on.
-   */
-  compactionError?: Error;
-  pruned: PruneOutcome | null;
-}
-
-/** Growth, as a share of the budget, after which a failed automatic compaction is tried again. */
-const AUTO_RETRY_GROWTH = 0.25;
-
 /** The orchestrator an agent calls around each model call: append, recordStep, prepare. */
 export class Session {
   readonly events = new Emitter<SessionEvents>();
   /** Raw log tokens and overhead of the last context handed out, to calibrate against usage. */
   private lastPrepared: { logRaw: number; overheadRaw: number } | null = null;
   private overflowRetried = false;
-  /** Estimate when an automatic compaction last failed: automatic attempts wait for real growth. */
-  private autoFailedAt: number | null = null;
+  /** Keeps a compaction that would only fail again from being retried every turn. */
+  readonly guard = new AutoCompactionGuard();
   /** Raw tokens of the system prompt and tools as last sent (prepare() may override the options'). */
   overheadRaw: number;
   /** The unpruned tool-output total and log position at which a batched prune check found nothing. */
@@ -186,60 +150,13 @@ export class Session {
     if (input.system !== undefined || input.tools !== undefined) {
       this.overheadRaw = overheadOf(this.config.estimator, system, input.tools ?? this.options.tools);
     }
-    let compaction: CompactionOutcome | null = null;
-    let compactionError: Error | undefined;
-    const attempt = async (run: () => Promise<CompactionOutcome>) => {
-      try {
-        compaction = await run();
-      } catch (error) {
-        // A request that still fits goes out; one that cannot fit makes the failure the caller's.
-        const fits = (this.config.budget.usable ?? Number.POSITIVE_INFINITY) >= this.estimate().tokens;
-        if (!(error instanceof CompactionError) || !fits) throw error;
-        compactionError = error;
-      }
-    };
-    const pending = this.log.record.state.pendingMarkerId;
-    if (pending && !this.autoSuspended()) await attempt(() => this.runMarker(pending, input.signal));
-    const pruned = this.config.prune?.when === 'turn' ? await this.prune({ batch: true }) : null;
-    let tokens = this.estimate();
-    let decision = beforeTurnDecision(this.config.checks.beforeTurn ? tokens : 0, this.config.budget);
-    if (decision.compact && compaction === null && !compactionError && !this.autoSuspended()) {
-      await attempt(() => this.compact({ auto: true, signal: input.signal }));
-      tokens = this.estimate();
-      decision = beforeTurnDecision(tokens, this.config.budget);
-    }
-    const format = input.format ?? 'ai-sdk';
-    const payload = renderContext(this.log.active, {
-      format,
-      system,
-      summaryAs: this.config.compaction.summaryAs,
-      prunedPlaceholder: this.config.prune?.placeholder,
-    });
+    const prepared = await prepareTurn(this, input, system);
     this.lastPrepared = { logRaw: this.log.record.state.activeTokens, overheadRaw: this.overheadRaw };
-    const split = format === 'ai-sdk' ? splitAiSdkSystem(payload as ModelMessage[]) : { messages: payload };
-    return {
-      ...split,
-      decision,
-      tokens,
-      compaction,
-      pruned,
-      ...(compactionError ? { compactionError } : {}),
-    };
+    return prepared;
   }
 
-  /**
-   * A compaction that failed for a reason that would only repeat (the floor is over the budget,
-   * or the summary would not be smaller) is reported once; automatic attempts then wait until
-   * the context has grown by a quarter of the budget — never a retry every turn. Passing failures
-   * (a network error, an abort, a rejected summary) do not suspend anything.
-   */
-  private autoSuspended(): boolean {
-    if (this.autoFailedAt === null) return false;
-    const limit = this.config.budget.limit ?? 0;
-    return this.estimate().tokens < this.autoFailedAt + AUTO_RETRY_GROWTH * limit;
-  }
-
-  private async runMarker(markerId: string, signal?: AbortSignal): Promise<CompactionOutcome> {
+  /** Runs the compaction a queued marker asks for, with the marker's own settings. */
+  runMarker(markerId: string, signal?: AbortSignal): Promise<CompactionOutcome> {
     const marker = this.log.active.find((e) => e.id === markerId);
     const part = marker?.kind === 'message' ? marker.message.parts[0] : undefined;
     const auto = part?.type === 'compaction-marker' ? part.auto : true;
@@ -254,12 +171,10 @@ export class Session {
     await this.log.refresh();
     try {
       const outcome = await runCompaction(this, { auto: opts.auto ?? false, ...opts });
-      if (outcome.status === 'compacted') this.autoFailedAt = null;
+      if (outcome.status === 'compacted') this.guard.succeeded();
       return outcome;
     } catch (error) {
-      if (error instanceof FloorTooLargeError || error instanceof NoProgressError) {
-        this.autoFailedAt = this.estimate().tokens;
-      }
+      this.guard.failed(error, this.estimate().tokens);
       this.events.emit('compaction:error', { error: error as Error });
       throw error;
     }
@@ -323,4 +238,4 @@ export async function openSession(store: Store, id: string, options: SessionOpti
   return Session.open(store, id, options);
 }
 
-export type { StepInput, StepResult, ToolResult };
+export type { Prepared, PrepareInput, StepInput, StepResult, ToolResult };

@@ -1,0 +1,103 @@
+import type { ModelMessage } from 'ai';
+import { beforeTurnDecision, type Decision } from '../budget/index.js';
+import { CompactionError, FloorTooLargeError, NoProgressError } from '../compact/index.js';
+import { type ContextFormat, renderContext, splitAiSdkSystem } from '../context/index.js';
+import type { TokenEstimate } from '../tokens/index.js';
+import type { CompactionOutcome } from './compaction.js';
+import type { PruneOutcome } from './prune.js';
+import type { Session } from './session.js';
+
+export interface PrepareInput<F extends ContextFormat> {
+  format?: F;
+  /** Overrides the session's system prompt for this call. */
+  system?: string;
+  tools?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface Prepared {
+  /** The payload in the requested format (for 'ai-sdk', without the system prompt: see `system`). */
+  messages: unknown;
+  /**
+   * For 'ai-sdk': the system prompt (and any system-layout summary), for generateText's `system`
+   * option — the AI SDK warns about system messages inside `messages`.
+   */
+  system?: string;
+  decision: Decision;
+  tokens: TokenEstimate;
+  compaction: CompactionOutcome | null;
+  /**
+   * An automatic compaction that failed while the request still fits the usable budget: reported
+   * here (and by the 'compaction:error' event) instead of thrown, so the turn can go on.
+   */
+  compactionError?: Error;
+  pruned: PruneOutcome | null;
+}
+/** Growth, as a share of the budget, after which a compaction that failed is tried again. */
+const RETRY_GROWTH = 0.25;
+
+/**
+ * A compaction that failed for a reason that would only repeat (the floor is over the budget, or
+ * the summary would not be smaller) is reported once; automatic attempts then wait until the
+ * context has grown by a quarter of the budget — never a retry every turn. Passing failures (a
+ * network error, an abort, a rejected summary) suspend nothing.
+ */
+export class AutoCompactionGuard {
+  private failedAt: number | null = null;
+
+  failed(error: unknown, estimate: number): void {
+    if (error instanceof FloorTooLargeError || error instanceof NoProgressError) this.failedAt = estimate;
+  }
+
+  succeeded(): void {
+    this.failedAt = null;
+  }
+
+  suspended(estimate: number, limit: number | null): boolean {
+    return this.failedAt !== null && estimate < this.failedAt + RETRY_GROWTH * (limit ?? 0);
+  }
+}
+
+/**
+ * The before-turn policy: a queued marker's compaction, batched pruning, the before-turn check
+ * and its compaction, then the context. An automatic compaction that fails while the request
+ * still fits the usable budget is reported, not thrown, so the turn goes on.
+ */
+export async function prepareTurn<F extends ContextFormat>(
+  session: Session,
+  input: PrepareInput<F>,
+  system: string | undefined,
+): Promise<Prepared> {
+  const { config, log, guard } = session;
+  const suspended = () => guard.suspended(session.estimate().tokens, config.budget.limit);
+  let compaction: CompactionOutcome | null = null;
+  let compactionError: Error | undefined;
+  const attempt = async (run: () => Promise<CompactionOutcome>) => {
+    try {
+      compaction = await run();
+    } catch (error) {
+      const fits = (config.budget.usable ?? Number.POSITIVE_INFINITY) >= session.estimate().tokens;
+      if (!(error instanceof CompactionError) || !fits) throw error;
+      compactionError = error;
+    }
+  };
+  const pending = log.record.state.pendingMarkerId;
+  if (pending && !suspended()) await attempt(() => session.runMarker(pending, input.signal));
+  const pruned = config.prune?.when === 'turn' ? await session.prune({ batch: true }) : null;
+  let tokens = session.estimate();
+  let decision = beforeTurnDecision(config.checks.beforeTurn ? tokens : 0, config.budget);
+  if (decision.compact && compaction === null && !compactionError && !suspended()) {
+    await attempt(() => session.compact({ auto: true, signal: input.signal }));
+    tokens = session.estimate();
+    decision = beforeTurnDecision(tokens, config.budget);
+  }
+  const format = input.format ?? 'ai-sdk';
+  const payload = renderContext(log.active, {
+    format,
+    system,
+    summaryAs: config.compaction.summaryAs,
+    prunedPlaceholder: config.prune?.placeholder,
+  });
+  const split = format === 'ai-sdk' ? splitAiSdkSystem(payload as ModelMessage[]) : { messages: payload };
+  return { ...split, decision, tokens, compaction, pruned, ...(compactionError ? { compactionError } : {}) };
+}
