@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { beforeTurnDecision, type Decision } from '../budget/index.js';
 import { CompactionError, FloorTooLargeError, NoProgressError } from '../compact/index.js';
-import { type ContextFormat, renderContext, splitAiSdkSystem } from '../context/index.js';
+import { type ContextFormat, type ContextPayload, renderContext, splitAiSdkSystem } from '../context/index.js';
 import type { TokenEstimate } from '../tokens/index.js';
 import type { CompactionOutcome } from './compaction.js';
 import type { PruneOutcome } from './prune.js';
@@ -15,9 +15,9 @@ export interface PrepareInput<F extends ContextFormat> {
   signal?: AbortSignal;
 }
 
-export interface Prepared {
+export interface Prepared<F extends ContextFormat = 'ai-sdk'> {
   /** The payload in the requested format (for 'ai-sdk', without the system prompt: see `system`). */
-  messages: unknown;
+  messages: ContextPayload<F>;
   /**
    * For 'ai-sdk': the system prompt (and any system-layout summary), for generateText's `system`
    * option — the AI SDK warns about system messages inside `messages`.
@@ -67,7 +67,7 @@ export async function prepareTurn<F extends ContextFormat>(
   session: Session,
   input: PrepareInput<F>,
   system: string | undefined,
-): Promise<Prepared> {
+): Promise<Prepared<F>> {
   const { config, log, guard } = session;
   const suspended = () => guard.suspended(session.estimate().tokens, config.budget.limit);
   let compaction: CompactionOutcome | null = null;
@@ -98,6 +98,9 @@ export async function prepareTurn<F extends ContextFormat>(
     summaryAs: config.compaction.summaryAs,
     prunedPlaceholder: config.prune?.placeholder,
   });
-  const split = format === 'ai-sdk' ? splitAiSdkSystem(payload as ModelMessage[]) : { messages: payload };
+  const split = (format === 'ai-sdk' ? splitAiSdkSystem(payload as ModelMessage[]) : { messages: payload }) as {
+    messages: ContextPayload<F>;
+    system?: string;
+  };
   return { ...split, decision, tokens, compaction, pruned, ...(compactionError ? { compactionError } : {}) };
 }

@@ -144,7 +144,7 @@ export class Session {
   }
 
   /** Runs queued or needed compaction and pruning, then builds the context to send. */
-  async prepare<F extends ContextFormat = 'ai-sdk'>(input: PrepareInput<F> = {}): Promise<Prepared> {
+  async prepare<F extends ContextFormat = 'ai-sdk'>(input: PrepareInput<F> = {}): Promise<Prepared<F>> {
     await this.log.refresh();
     const system = input.system ?? this.config.system;
     if (input.system !== undefined || input.tools !== undefined) {
