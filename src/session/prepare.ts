@@ -1,7 +1,12 @@
 import type { ModelMessage } from 'ai';
 import { beforeTurnDecision, type Decision } from '../budget/index.js';
 import { CompactionError, FloorTooLargeError, NoProgressError } from '../compact/index.js';
-import { type ContextFormat, type ContextPayload, renderContext, splitAiSdkSystem } from '../context/index.js';
+import {
+  type ContextFormat,
+  type ContextPayload,
+  renderContext,
+  splitAiSdkSystem,
+} from '../context/index.js';
 import type { TokenEstimate } from '../tokens/index.js';
 import type { CompactionOutcome } from './compaction.js';
 import type { PruneOutcome } from './prune.js';
@@ -98,7 +103,9 @@ export async function prepareTurn<F extends ContextFormat>(
     summaryAs: config.compaction.summaryAs,
     prunedPlaceholder: config.prune?.placeholder,
   });
-  const split = (format === 'ai-sdk' ? splitAiSdkSystem(payload as ModelMessage[]) : { messages: payload }) as {
+  const split = (
+    format === 'ai-sdk' ? splitAiSdkSystem(payload as ModelMessage[]) : { messages: payload }
+  ) as {
     messages: ContextPayload<F>;
     system?: string;
   };
