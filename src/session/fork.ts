@@ -79,12 +79,18 @@ export async function writeFork(
     state: emptySessionState(),
   };
   await store.createSession(record);
-  await store.append(entries, {
-    sessionId: newId,
-    expectedVersion: 0,
-    headId: entries.at(-1)?.id ?? null,
-    nextSeq: entries.length,
-    state: { ...stateFromEntries(entries, record.state), calibration: source.state.calibration },
-    metadata,
-  });
+  try {
+    await store.append(entries, {
+      sessionId: newId,
+      expectedVersion: 0,
+      headId: entries.at(-1)?.id ?? null,
+      nextSeq: entries.length,
+      state: { ...stateFromEntries(entries, record.state), calibration: source.state.calibration },
+      metadata,
+    });
+  } catch (error) {
+    // Two writes: if the second fails, the empty fork is removed rather than left behind.
+    await store.deleteSession(newId).catch(() => undefined);
+    throw error;
+  }
 }
