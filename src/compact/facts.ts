@@ -23,7 +23,10 @@ export function toolExitCode(part: ToolPart): number | undefined {
   const text =
     typeof part.output === 'string' ? part.output : typeof out?.output === 'string' ? out.output : undefined;
   if (text === undefined) return undefined;
-  const m = EXIT_TEXT.exec(text.length > 400 ? text.slice(0, 400) : text);
+  const head = text.length > 400 ? text.slice(0, 400) : text;
+  // A plain substring test first: most outputs never mention an exit code, and the regex is slow.
+  if (!head.includes('xit') && !head.includes('XIT')) return undefined;
+  const m = EXIT_TEXT.exec(head);
   if (m) return Number(m[1]);
   return undefined;
 }

@@ -56,23 +56,48 @@ function callKey(part: ToolPart): string {
   return `${part.name}\u0000${JSON.stringify(part.input) ?? ''}`;
 }
 
-function noteTool(a: SpanAnalysis, part: ToolPart, digest: TurnDigest): boolean {
+/** What a call's name and input say, worked out once per distinct call in a span. */
+interface CallFacts {
+  files: ReturnType<typeof toolFiles>;
+  /** The readable label of a shell call; undefined for other tools. */
+  shellLabel: string | undefined;
+}
+
+function callFacts(cache: Map<string, CallFacts>, key: string, part: ToolPart): CallFacts {
+  let facts = cache.get(key);
+  if (facts === undefined) {
+    facts = {
+      files: toolFiles(part),
+      shellLabel: shellCommand(part) === undefined ? undefined : toolLabel(part),
+    };
+    cache.set(key, facts);
+  }
+  return facts;
+}
+
+function noteTool(
+  a: SpanAnalysis,
+  part: ToolPart,
+  digest: TurnDigest,
+  cache: Map<string, CallFacts>,
+): boolean {
   a.toolCounts.set(part.name, (a.toolCounts.get(part.name) ?? 0) + 1);
   const failed = toolFailed(part);
   const t = digest.tools.get(part.name) ?? { calls: 0, failed: 0 };
   t.calls++;
   if (failed) t.failed++;
   digest.tools.set(part.name, t);
-  const touched = toolFiles(part);
-  for (const p of touched.read) noteFile(a.files, p, part.name, false);
+  // Agents repeat calls (the same test command, the same file): their input is parsed once.
+  const key = callKey(part);
+  const { files, shellLabel } = callFacts(cache, key, part);
+  for (const p of files.read) noteFile(a.files, p, part.name, false);
   // A call that failed did not change the file: it only looked at it.
-  for (const p of touched.modified) noteFile(a.files, p, part.name, !failed);
-  if (shellCommand(part) !== undefined) a.commands.push(toolLabel(part));
+  for (const p of files.modified) noteFile(a.files, p, part.name, !failed);
+  if (shellLabel !== undefined) a.commands.push(shellLabel);
   if (part.state === 'pending' || part.state === 'running') {
     digest.pending++;
     a.pendingCalls.push(toolLabel(part));
   } else {
-    const key = callKey(part);
     a.outcomes.delete(key);
     a.outcomes.set(key, { part, failed });
   }
@@ -92,6 +117,7 @@ export function analyzeSpan(span: readonly MessageEntry[]): SpanAnalysis {
     lastActions: [],
   };
   let lastCalls: ToolPart[] = [];
+  const cache = new Map<string, CallFacts>();
   for (const { start, end } of turnRanges(span)) {
     const digest: TurnDigest = { request: userText(span[start]!), tools: new Map(), pending: 0, outcome: '' };
     for (let i = start; i < end; i++) {
@@ -102,7 +128,7 @@ export function analyzeSpan(span: readonly MessageEntry[]): SpanAnalysis {
       const calls: ToolPart[] = [];
       for (const p of m.parts) {
         if (p.type !== 'tool') continue;
-        noteTool(a, p, digest);
+        noteTool(a, p, digest, cache);
         calls.push(p);
       }
       const text = messageText(m).trim();
