@@ -119,6 +119,11 @@ async function compaction(kind: string, size: number): Promise<void> {
   results.push({ name: 'compaction (extractive)', store: kind, messages: size, medianMicros: median(runs) });
 }
 
+// Warm up the JIT on a throwaway run, so the first figure is not a cold start.
+await perTurn('memory', 1_000);
+await perPrepare('memory', 1_000);
+results.length = 0;
+
 for (const kind of ['memory', 'sqlite']) {
   for (const size of SIZES) {
     await perTurn(kind, size);
