@@ -91,14 +91,20 @@ async function writeExact(store: Store, id: string, parsed: CondenseExport): Pro
     metadata: parsed.session.metadata,
     state: emptySessionState(),
   };
-  await store.createSession(record);
-  if (entries.length === 0) return 0;
-  await store.append(entries, {
-    sessionId: id,
-    expectedVersion: 0,
-    headId: entries.at(-1)!.id,
-    nextSeq: entries.at(-1)!.seq + 1,
-    state: stateFromEntries(entries, record.state),
+  if (entries.length === 0) {
+    await store.createSession(record);
+    return 0;
+  }
+  // The session and its entries in one transaction.
+  await store.createSession(record, {
+    entries,
+    commit: {
+      sessionId: id,
+      expectedVersion: 0,
+      headId: entries.at(-1)!.id,
+      nextSeq: entries.at(-1)!.seq + 1,
+      state: stateFromEntries(entries, record.state),
+    },
   });
   return entries.length;
 }

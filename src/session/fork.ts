@@ -78,19 +78,16 @@ export async function writeFork(
     metadata,
     state: emptySessionState(),
   };
-  await store.createSession(record);
-  try {
-    await store.append(entries, {
+  // One transaction: the fork exists whole or not at all.
+  await store.createSession(record, {
+    entries,
+    commit: {
       sessionId: newId,
       expectedVersion: 0,
       headId: entries.at(-1)?.id ?? null,
       nextSeq: entries.length,
       state: { ...stateFromEntries(entries, record.state), calibration: source.state.calibration },
       metadata,
-    });
-  } catch (error) {
-    // Two writes: if the second fails, the empty fork is removed rather than left behind.
-    await store.deleteSession(newId).catch(() => undefined);
-    throw error;
-  }
+    },
+  });
 }

@@ -52,13 +52,38 @@ export function memoryStore(): Store {
     return structuredClone(slot.record);
   }
 
+  function appendNow(entries: readonly Entry[], commit: Commit): SessionRecord {
+    checkAppendBatch(entries, commit.sessionId);
+    const slot = slotForCommit(commit);
+    for (const entry of entries) {
+      if (slot.byId.has(entry.id)) throw new DuplicateEntryError(commit.sessionId, 'id', entry.id);
+      if (hasSeq(slot.entries, entry.seq)) throw new DuplicateEntryError(commit.sessionId, 'seq', entry.seq);
+    }
+    const added = structuredClone(entries);
+    const lastSeq = slot.entries.at(-1)?.seq ?? -1;
+    for (const entry of added) slot.entries.push(entry); // no spread: batches can exceed the argument limit
+    // Appends normally come in order after the last entry; anything else is re-sorted once here
+    // so that loadFrom can keep binary-searching.
+    if (!isAscendingFrom(added, lastSeq)) slot.entries.sort((a, b) => a.seq - b.seq);
+    for (const entry of added) slot.byId.set(entry.id, entry);
+    return commitRecord(slot, commit);
+  }
+
   return {
     kind: 'memory',
 
-    async createSession(record) {
+    async createSession(record, initial) {
       open();
       if (sessions.has(record.id)) throw new DuplicateSessionError(record.id);
       sessions.set(record.id, { record: structuredClone(record), entries: [], byId: new Map() });
+      if (!initial) return;
+      // Nothing else runs between these synchronous steps: undoing the slot makes it all-or-nothing.
+      try {
+        appendNow(initial.entries, initial.commit);
+      } catch (error) {
+        sessions.delete(record.id);
+        throw error;
+      }
     },
 
     async getSession(id) {
@@ -76,21 +101,7 @@ export function memoryStore(): Store {
 
     async append(entries, commit) {
       open();
-      checkAppendBatch(entries, commit.sessionId);
-      const slot = slotForCommit(commit);
-      for (const entry of entries) {
-        if (slot.byId.has(entry.id)) throw new DuplicateEntryError(commit.sessionId, 'id', entry.id);
-        if (hasSeq(slot.entries, entry.seq))
-          throw new DuplicateEntryError(commit.sessionId, 'seq', entry.seq);
-      }
-      const added = structuredClone(entries);
-      const lastSeq = slot.entries.at(-1)?.seq ?? -1;
-      for (const entry of added) slot.entries.push(entry); // no spread: batches can exceed the argument limit
-      // Appends normally come in order after the last entry; anything else is re-sorted once here
-      // so that loadFrom can keep binary-searching.
-      if (!isAscendingFrom(added, lastSeq)) slot.entries.sort((a, b) => a.seq - b.seq);
-      for (const entry of added) slot.byId.set(entry.id, entry);
-      return commitRecord(slot, commit);
+      return appendNow(entries, commit);
     },
 
     async updateParts(updates, commit) {

@@ -100,6 +100,20 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store {
     return record;
   });
 
+  const createTx = db.transaction((r: SessionRecord, initial?: { entries: Entry[]; commit: Commit }) => {
+    st.insertSession.run({
+      id: r.id,
+      created_at: r.createdAt,
+      updated_at: r.updatedAt,
+      head_id: r.headId,
+      version: r.version,
+      next_seq: r.nextSeq,
+      metadata: JSON.stringify(r.metadata),
+      state: JSON.stringify(r.state),
+    });
+    if (initial) appendTx(initial.entries, initial.commit);
+  });
+
   const deleteTx = db.transaction((id: string) => {
     st.deleteEntries.run(id);
     st.deleteSession.run(id);
@@ -108,18 +122,11 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store {
   return {
     kind: 'sqlite',
 
-    async createSession(r) {
+    async createSession(r, initial) {
+      open();
+      if (initial) checkAppendBatch(initial.entries, initial.commit.sessionId);
       try {
-        open().insertSession.run({
-          id: r.id,
-          created_at: r.createdAt,
-          updated_at: r.updatedAt,
-          head_id: r.headId,
-          version: r.version,
-          next_seq: r.nextSeq,
-          metadata: JSON.stringify(r.metadata),
-          state: JSON.stringify(r.state),
-        });
+        createTx(r, initial);
       } catch (error) {
         if (constraintCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new DuplicateSessionError(r.id);
         throw error;

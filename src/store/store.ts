@@ -50,7 +50,11 @@ export class VersionConflictError extends Error {
  */
 export interface Store {
   readonly kind: string;
-  createSession(record: SessionRecord): Promise<void>;
+  /**
+   * Creates a session; with `initial`, its first entries land in the same transaction, so a
+   * session made from others (a fork, an import) exists whole or not at all.
+   */
+  createSession(record: SessionRecord, initial?: { entries: Entry[]; commit: Commit }): Promise<void>;
   getSession(id: string): Promise<SessionRecord | undefined>;
   listSessions(): Promise<SessionSummary[]>;
   /** Appends entries (already numbered by seq) and updates the session row. Returns the new record. */

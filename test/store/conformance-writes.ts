@@ -24,6 +24,28 @@ export function writeConformance(h: StoreHandle): void {
     expect(await h.store().loadFrom('s1', 0)).toStrictEqual(textEntries('s1', 5));
   }
 
+  describe('a session created with its first entries', () => {
+    it('lands whole: the record and every entry', async () => {
+      const record = sessionRecord('s1');
+      const entries = textEntries('s1', 5);
+      await h.store().createSession(record, { entries, commit: commitAfter(record, entries) });
+      expect(await h.store().loadFrom('s1', 0)).toStrictEqual(entries);
+      expect((await h.store().getSession('s1'))?.version).toBe(1);
+    });
+
+    it('or not at all: a duplicate entry leaves no session behind', async () => {
+      const record = sessionRecord('s1');
+      const entries = [...textEntries('s1', 3), entryAt('s1', 3, 's1-e0')];
+      const error = await h
+        .store()
+        .createSession(record, { entries, commit: commitAfter(record, entries) })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DuplicateEntryError);
+      expect(await h.store().getSession('s1')).toBeUndefined();
+      expect(await h.store().loadFrom('s1', 0)).toStrictEqual([]);
+    });
+  });
+
   describe('compare-and-swap on the session version', () => {
     it('a stale append throws VersionConflictError with both versions and writes nothing', async () => {
       const record = await seeded();
