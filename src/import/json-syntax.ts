@@ -72,6 +72,7 @@ export function syntaxErrorOffset(text: string): number {
     if (i < n) fail();
     return -1;
   } catch (offset) {
-    return offset as number;
+    // Nesting too deep for the call stack: no position to give.
+    return typeof offset === 'number' ? offset : -1;
   }
 }

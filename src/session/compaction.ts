@@ -140,7 +140,12 @@ export async function runCompaction(
  */
 function withLatestRequest(summary: string, plan: CompactionPlan): string {
   const request = plan.latestUserRequest;
-  if (plan.requestInTail || request === undefined || request.trim() === '' || summary.includes(request))
+  if (
+    plan.requestInTail ||
+    request === undefined ||
+    request.trim() === '' ||
+    summary.includes(`${LAST_REQUEST_PREFIX}${request}`)
+  )
     return summary;
   return `${summary.trimEnd()}\n\n${LAST_REQUEST_PREFIX}${request}`;
 }
@@ -208,11 +213,11 @@ async function recount(session: Session): Promise<void> {
   // Count exactly what prepare() would send next.
   const payload = renderContext(session.log.active, {
     format: 'ai-sdk',
-    system: session.config.system,
+    system: session.sentContext.system,
     summaryAs,
     prunedPlaceholder: session.config.prune?.placeholder,
   });
-  const tokens = await countTokens({ ...splitAiSdkSystem(payload), tools: session.config.tools });
+  const tokens = await countTokens({ ...splitAiSdkSystem(payload), tools: session.sentContext.tools });
   if (tokens === undefined || !Number.isFinite(tokens)) return;
   await session.log.mutate((record) => ({
     append: [],

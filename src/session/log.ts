@@ -57,8 +57,10 @@ export class Log {
   async reload(): Promise<void> {
     const record = await this.store.getSession(this.record.id);
     if (!record) throw new Error(`session ${this.record.id} no longer exists`);
+    const active = await this.store.loadFrom(record.id, record.state.activeFromSeq);
+    // Both at once: nothing may see the new record with the old window.
     this.record = record;
-    this.active = await this.store.loadFrom(record.id, record.state.activeFromSeq);
+    this.active = active;
   }
 
   /**
@@ -76,10 +78,14 @@ export class Log {
   }
 
   /** Re-reads the session row (a primary-key read) and the window if another writer moved on. */
-  async refresh(): Promise<void> {
-    await this.queue;
-    const record = await this.store.getSession(this.record.id);
-    if (record && record.version !== this.record.version) await this.reload();
+  refresh(): Promise<void> {
+    // A place in the queue: a write of ours must not interleave with the reload.
+    const run = this.queue.then(async () => {
+      const record = await this.store.getSession(this.record.id);
+      if (record && record.version !== this.record.version) await this.reload();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   private async commit<E extends Entry>(

@@ -1,4 +1,5 @@
 import type { Entry } from '../model/entry.js';
+import { isFinishedTool } from '../model/parts.js';
 import { applyPrune, type PrunePlan, planPrune, shouldPlanPrune, withUpdates } from '../prune/index.js';
 import type { Session } from './session.js';
 import { afterReplace } from './state.js';
@@ -61,8 +62,23 @@ export async function runPrune(
     const scope = [...older.filter((e) => e.seq < from), ...viewOrder(active)];
     const plan = planPrune(scope, config);
     outcome = { dryRun: false, parts: 0, tokensSaved: 0, plan };
-    // What the whole-log scan covered is remembered, so the next open reads only what is new.
-    const scanned = wholeLog && record.state.erasedBelowSeq !== from ? { erasedBelowSeq: from } : {};
+    // What the whole-log scan finished with is remembered, so the next open reads only from the
+    // oldest output below the window that is still kept (protected now, prunable later).
+    const marked = new Set(plan.prune ? plan.marks.map((m) => `${m.entryId}#${m.partIndex}`) : []);
+    const stillKept = older.find(
+      (e) =>
+        e.seq < from &&
+        e.kind === 'message' &&
+        e.message.parts.some(
+          (p, i) =>
+            isFinishedTool(p) &&
+            p.compactedAt === undefined &&
+            !config.protectedTools.includes(p.name) &&
+            !marked.has(`${e.id}#${i}`),
+        ),
+    );
+    const erasedBelowSeq = stillKept?.seq ?? from;
+    const scanned = wholeLog && record.state.erasedBelowSeq !== erasedBelowSeq ? { erasedBelowSeq } : {};
     if (!plan.prune || plan.marks.length === 0) {
       return Object.keys(scanned).length > 0 ? { append: [], state: { ...record.state, ...scanned } } : null;
     }

@@ -19,6 +19,7 @@ import { overheadOf, type ResolvedSession, resolveSession } from './resolve.js';
 import {
   parseStep,
   reportedPromptWrite,
+  type SentFigures,
   type StepInput,
   type StepResult,
   stepWrite,
@@ -30,12 +31,14 @@ import {
 export class Session {
   readonly events = new Emitter<SessionEvents>();
   /** Raw log tokens and overhead of the last context handed out, to calibrate against usage. */
-  private lastPrepared: { logRaw: number; overheadRaw: number } | null = null;
+  private lastPrepared: SentFigures | null = null;
   private overflowRetried = false;
   /** Keeps a compaction that would only fail again from being retried every turn. */
   readonly guard = new AutoCompactionGuard();
   /** Raw tokens of the system prompt and tools as last sent (prepare() may override the options'). */
   overheadRaw: number;
+  /** The system prompt and tools as last sent: a recount after compaction counts the same. */
+  sentContext: { system?: string; tools?: unknown };
   /** The unpruned tool-output total and log position at which a batched prune check found nothing. */
   pruneCheckedAt: { total: number; nextSeq: number } | null = null;
 
@@ -45,6 +48,7 @@ export class Session {
     private readonly options: SessionOptions,
   ) {
     this.overheadRaw = config.overheadRaw;
+    this.sentContext = { system: config.system, tools: config.tools };
   }
 
   static async open(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {
@@ -89,12 +93,16 @@ export class Session {
     const sent = this.lastPrepared ?? {
       logRaw: this.log.record.state.activeTokens,
       overheadRaw: this.overheadRaw,
+      pivotId: this.log.record.state.pivotId,
     };
     const model = step.model ?? this.config.model;
     const entries = await this.log.mutate(stepWrite(messages, usage, model, sent, this.config));
     this.lastPrepared = null;
     this.overflowRetried = false;
-    if (!usage || !this.config.checks.afterStep) return { entries, usage, decision: null, markerId: null };
+    // The usage described a context that a compaction has since replaced: nothing to check.
+    const stale = sent.pivotId !== this.log.record.state.pivotId;
+    if (!usage || stale || !this.config.checks.afterStep)
+      return { entries, usage, decision: null, markerId: null };
     const { countOutput, countCacheWrite } = this.config.checks;
     const counted = countCacheWrite ? usage : { ...usage, inputTotal: usage.inputTotal - usage.cacheWrite };
     const decision = afterStepDecision(counted, this.config.budget, { countOutput });
@@ -147,11 +155,13 @@ export class Session {
   async prepare<F extends ContextFormat = 'ai-sdk'>(input: PrepareInput<F> = {}): Promise<Prepared<F>> {
     await this.log.refresh();
     const system = input.system ?? this.config.system;
+    this.sentContext = { system, tools: input.tools ?? this.config.tools };
     if (input.system !== undefined || input.tools !== undefined) {
-      this.overheadRaw = overheadOf(this.config.estimator, system, input.tools ?? this.options.tools);
+      this.overheadRaw = overheadOf(this.config.estimator, system, this.sentContext.tools);
     }
     const prepared = await prepareTurn(this, input, system);
-    this.lastPrepared = { logRaw: this.log.record.state.activeTokens, overheadRaw: this.overheadRaw };
+    const { activeTokens: logRaw, pivotId } = this.log.record.state;
+    this.lastPrepared = { logRaw, overheadRaw: this.overheadRaw, pivotId };
     return prepared;
   }
 
@@ -202,7 +212,10 @@ export class Session {
     this.overflowRetried = true;
     // The estimate just proved wrong: take the provider's own count of the rejected request.
     const reported = overflowPromptTokens(error);
-    if (reported !== undefined) await this.log.mutate(reportedPromptWrite(reported, this.config.model));
+    if (reported !== undefined) {
+      const sentLogRaw = this.lastPrepared?.logRaw ?? this.log.record.state.activeTokens;
+      await this.log.mutate(reportedPromptWrite(reported, this.config.model, sentLogRaw));
+    }
     const compaction = await this.compact({ auto: true });
     return { overflow: true, retry: compaction.status === 'compacted', compaction };
   }

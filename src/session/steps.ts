@@ -37,6 +37,8 @@ export interface StepResult {
 export interface SentFigures {
   logRaw: number;
   overheadRaw: number;
+  /** The pivot the request was built on: after another compaction its usage describes nothing kept. */
+  pivotId: string | null;
 }
 
 /** Validates a step's input before anything is written. */
@@ -66,6 +68,14 @@ export function stepWrite(
       logRaw: sent.logRaw,
       overheadRaw: sent.overheadRaw,
     });
+    // A compaction ran while the model was answering: the calibration still learns from what was
+    // sent, but that prompt is gone, so it is no base for the next estimate.
+    if (record.state.pivotId !== sent.pivotId) {
+      return {
+        append: added,
+        state: { ...state, calibration: { ...state.calibration, [model]: calibration } },
+      };
+    }
     return {
       append: added,
       state: {
@@ -128,7 +138,7 @@ export function toolResultWrite(callId: string, result: ToolResult, config: Reso
  * The write that takes a prompt size the provider reported (e.g. in an overflow error) as the new
  * base of the hybrid estimate: that count covered everything appended so far.
  */
-export function reportedPromptWrite(inputTotal: number, model: string) {
+export function reportedPromptWrite(inputTotal: number, model: string, sentLogRaw: number) {
   return (record: SessionRecord): Write => ({
     append: [],
     state: {
@@ -138,7 +148,8 @@ export function reportedPromptWrite(inputTotal: number, model: string) {
         model,
         afterSeq: record.nextSeq,
       },
-      addedSinceUsage: 0,
+      // What was appended after that request was built is not in the provider's count.
+      addedSinceUsage: record.state.activeTokens - sentLogRaw,
     },
   });
 }

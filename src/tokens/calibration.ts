@@ -127,8 +127,9 @@ export function hybridEstimate(input: HybridInput): TokenEstimate {
   const ratio = input.calibration?.ratio ?? DEFAULT_RATIO;
   if (input.lastUsage) {
     const base = input.lastUsage.usage.inputTotal;
-    const delta = Math.ceil(ratio * Math.max(0, input.addedSinceUsage));
-    return { tokens: base + delta, method: 'usage+delta', base, delta, ratio };
+    // Signed: pruning after that request makes the next prompt smaller than the usage said.
+    const delta = Math.ceil(ratio * input.addedSinceUsage);
+    return { tokens: Math.max(0, base + delta), method: 'usage+delta', base, delta, ratio };
   }
   const base = Math.round(input.calibration?.residual ?? 0);
   const delta = Math.ceil(ratio * (Math.max(0, input.activeRaw) + Math.max(0, input.overheadRaw)));
