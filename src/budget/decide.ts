@@ -39,6 +39,11 @@ export interface AfterStepOptions {
    * completion). False counts the prompt only.
    */
   countOutput?: boolean;
+  /**
+   * Count prompt tokens written to the provider's cache (default true: they are in the prompt).
+   * Seeds 000/001 count input + cache read + output only (C-05).
+   */
+  countCacheWrite?: boolean;
 }
 
 function resolved(budget: ResolvedBudget | BudgetConfig): ResolvedBudget {
@@ -76,7 +81,8 @@ export function afterStepDecision(
   budget: ResolvedBudget | BudgetConfig,
   opts: AfterStepOptions = {},
 ): Decision {
-  const tokens = usage.inputTotal + (opts.countOutput === false ? 0 : usage.output);
+  const prompt = usage.inputTotal - (opts.countCacheWrite === false ? usage.cacheWrite : 0);
+  const tokens = prompt + (opts.countOutput === false ? 0 : usage.output);
   return decide(tokens, resolved(budget), 'usage', { usage });
 }
 

@@ -4,8 +4,9 @@ import { llmSummarizer } from '../compact/index.js';
 import { PRUNE_SEED_000, PRUNE_SEED_001 } from '../prune/index.js';
 import type { SessionOptions } from './options.js';
 
-export const PRESET_NAMES = ['default', 'seed-000', 'seed-001', 'seed-002', 'seed-003', 'seed-004'] as const;
-export type PresetName = (typeof PRESET_NAMES)[number];
+import { PRESET_NAMES, type PresetName } from './preset-names.js';
+
+export { PRESET_NAMES, type PresetName };
 
 /**
  * Configurations that reproduce each seed system (DESIGN "Seed conformance", SEED-READINGS).

@@ -104,8 +104,7 @@ export class Session {
     if (!usage || stale || !this.config.checks.afterStep)
       return { entries, usage, decision: null, markerId: null };
     const { countOutput, countCacheWrite } = this.config.checks;
-    const counted = countCacheWrite ? usage : { ...usage, inputTotal: usage.inputTotal - usage.cacheWrite };
-    const decision = afterStepDecision(counted, this.config.budget, { countOutput });
+    const decision = afterStepDecision(usage, this.config.budget, { countOutput, countCacheWrite });
     const markerId = decision.compact ? await this.queueMarker(decision) : null;
     return { entries, usage, decision, markerId };
   }

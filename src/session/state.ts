@@ -1,7 +1,7 @@
 import { isMarkerOnly } from '../compact/turns.js';
 import type { Entry } from '../model/entry.js';
 import { isFinishedTool } from '../model/parts.js';
-import type { SessionState } from '../model/session.js';
+import { emptySessionState, type SessionState } from '../model/session.js';
 
 /**
  * Pure updates of the running figures a session keeps, so that a turn never rescans history.
@@ -81,15 +81,8 @@ export function afterPivot(
 
 /** Rebuilds the running figures from a whole log (import of an exported session, repair tools). */
 export function stateFromEntries(entries: Entry[], base: SessionState): SessionState {
-  let state: SessionState = {
-    ...base,
-    activeFromSeq: 0,
-    pivotId: null,
-    activeTokens: 0,
-    unprunedToolTokens: 0,
-    totalTokens: 0,
-    entryCount: 0,
-  };
+  const { calibration, pendingMarkerId } = base;
+  let state: SessionState = { ...base, ...emptySessionState(), calibration, pendingMarkerId };
   let visible: Entry[] = [];
   for (const entry of entries) {
     if (entry.kind === 'compaction') {

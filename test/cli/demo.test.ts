@@ -1,27 +1,14 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../src/context/index.js';
-import { type CliResult, cliAsync, freshDb, json, ok, ROOT, tempDir } from './support.js';
+import { type CliResult, cliAsync, freshDb, json, ok, run, tempDir } from './support.js';
 
 const dir = tempDir();
 
 /** `npm run demo` as a user types it (only the database moved to a temp file). */
 function npmDemo(db: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'demo', '--', '--db', db], { cwd: ROOT, timeout: 60_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => {
-      stdout += s;
-    });
-    child.stderr.setEncoding('utf8').on('data', (s: string) => {
-      stderr += s;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  return run('npm', ['run', '--silent', 'demo', '--', '--db', db], 60_000);
 }
 
 /** The figures of every `  compaction: A → B tokens` line. */

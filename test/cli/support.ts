@@ -32,8 +32,13 @@ export function cli(args: string[], timeout = 30_000): CliResult {
 
 /** One CLI run as a promise, so independent runs can overlap (each spawn spends ~1 s starting up). */
 export function cliAsync(args: string[], timeout = 30_000): Promise<CliResult> {
+  return run(process.execPath, [...CLI, ...args], timeout);
+}
+
+/** Any command in the project folder, its output collected. */
+export function run(command: string, args: string[], timeout: number): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, timeout });
+    const child = spawn(command, args, { cwd: ROOT, timeout });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => {

@@ -47,7 +47,7 @@ export function validateAiSdk(payload: unknown): Violation[] {
       checkResults(v, i, parts, open?.calls ?? null);
       continue;
     }
-    if (open !== null) reportMissing(v, open);
+    v.missingResults(open, 'tool calls without a tool-result right after');
     open = null;
     if (role === 'assistant') {
       const calls = new OpenCalls();
@@ -56,17 +56,8 @@ export function validateAiSdk(payload: unknown): Violation[] {
       if (calls.size > 0) open = { calls, at: i };
     }
   }
-  if (open !== null) reportMissing(v, open);
+  v.missingResults(open, 'tool calls without a tool-result right after');
   return v.list;
-}
-
-function reportMissing(v: Violations, open: { calls: OpenCalls; at: number }): void {
-  if (open.calls.size === 0) return;
-  v.add(
-    open.at,
-    'missing-tool-result',
-    `tool calls without a tool-result right after: ${open.calls.remaining().join(', ')}`,
-  );
 }
 
 function checkParts(v: Violations, i: number, message: Obj): Obj[] {

@@ -39,14 +39,14 @@ export function validateAnthropic(payload: unknown): Violation[] {
       v.add(i, 'alternation', `two ${String(role)} messages in a row`);
     const blocks = contentBlocks(v, i, message);
     if (role === 'user') checkResults(v, i, blocks, pending?.calls ?? null);
-    if (pending !== null) reportMissing(v, pending);
+    v.missingResults(pending, 'tool_use without a tool_result in the next user message');
     pending = null;
     if (role === 'assistant') {
       const calls = checkAssistantBlocks(v, i, blocks, toolUseIds);
       if (calls.size > 0) pending = { calls, at: i };
     }
   }
-  if (pending !== null) reportMissing(v, pending);
+  v.missingResults(pending, 'tool_use without a tool_result in the next user message');
   checkFinalAssistant(v, messages);
   return v.list;
 }
@@ -65,12 +65,6 @@ function checkFinalAssistant(v: Violations, messages: unknown[]): void {
       'a final assistant turn cannot end with whitespace',
     );
   }
-}
-
-function reportMissing(v: Violations, pending: { calls: OpenCalls; at: number }): void {
-  if (pending.calls.size === 0) return;
-  const ids = pending.calls.remaining().join(', ');
-  v.add(pending.at, 'missing-tool-result', `tool_use without a tool_result in the next user message: ${ids}`);
 }
 
 function checkSystem(v: Violations, system: unknown): void {

@@ -30,7 +30,7 @@ export function validateOpenAI(payload: unknown): Violation[] {
       checkToolMessage(v, i, message, open?.calls ?? null);
       continue;
     }
-    if (open !== null) reportMissing(v, open);
+    v.missingResults(open, 'tool calls without a tool message');
     open = null;
     if (role === 'assistant') {
       const calls = checkAssistant(v, i, message);
@@ -39,17 +39,8 @@ export function validateOpenAI(payload: unknown): Violation[] {
       v.add(i, 'empty-content', `a ${role} message needs non-empty content`);
     }
   }
-  if (open !== null) reportMissing(v, open);
+  v.missingResults(open, 'tool calls without a tool message');
   return v.list;
-}
-
-function reportMissing(v: Violations, open: { calls: OpenCalls; at: number }): void {
-  if (open.calls.size === 0) return;
-  v.add(
-    open.at,
-    'missing-tool-result',
-    `tool calls without a tool message: ${open.calls.remaining().join(', ')}`,
-  );
 }
 
 function hasContent(content: unknown): boolean {

@@ -27,6 +27,12 @@ export class Violations {
   add(index: number, rule: string, message: string): void {
     this.list.push({ index, rule, message });
   }
+
+  /** Calls still open when their answer was due: `what` says, in the provider's words, what was missing. */
+  missingResults(open: { calls: OpenCalls; at: number } | null, what: string): void {
+    if (open === null || open.calls.size === 0) return;
+    this.add(open.at, 'missing-tool-result', `${what}: ${open.calls.remaining().join(', ')}`);
+  }
 }
 
 /**
