@@ -1,147 +1,78 @@
 /**
- * Benchmarks (not tests): per-turn cost at growing history sizes, per store, and compaction time.
- *   npm run bench            human-readable table
- *   npm run bench -- --json  JSON array of { name, store, messages, medianMicros }
- *   npm run bench -- --quick smaller sizes, for a smoke run
+ * Benchmarks (not tests): per-turn cost by history and window size, compaction time, the AI SDK
+ * `pruneMessages` reference, and cold opens of never-compacted sessions (each in its own process).
+ *   npm run bench              markdown tables (what the README's Performance section shows)
+ *   npm run bench -- --json    the same rows as JSON
+ *   npm run bench -- --quick   smaller sizes, for a smoke run
+ *   npm run bench -- --huge    also the 1,000,000-entry cold open (builds a ~4.5 GB SQLite file)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { syntheticSession } from '../src/demo/synthetic.js';
-import type { Message } from '../src/model/index.js';
-import { openSession, type Session } from '../src/session/index.js';
-import { memoryStore, sqliteStore } from '../src/store/index.js';
-import type { Store } from '../src/store/store.js';
-
-interface Result {
-  name: string;
-  store: string;
-  messages: number;
-  medianMicros: number;
-}
+import { type ColdRow, coldOpen } from './cold.js';
+import { coldTable, turnTable } from './report.js';
+import {
+  checkTurn,
+  compactedTurn,
+  compaction,
+  pruneMessagesCalls,
+  Sessions,
+  type StoreKind,
+  type TurnRow,
+  uncompactedTurn,
+} from './turns.js';
 
 const args = new Set(process.argv.slice(2));
-const SIZES = args.has('--quick') ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+const quick = args.has('--quick');
+const SIZES = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
+const WINDOWS = quick ? [1_000, 10_000] : [1_000, 10_000, 75_000];
+const COLD = [quick ? 10_000 : 100_000, ...(args.has('--huge') ? [1_000_000] : [])];
 const TURNS = 300;
+const STORES: StoreKind[] = ['memory', 'sqlite'];
 const dir = mkdtempSync(join(tmpdir(), 'condense-bench-'));
-const results: Result[] = [];
+const sessions = new Sessions(dir);
+const progress = (what: string) => {
+  if (!args.has('--json')) process.stderr.write(`done: ${what}\n`);
+};
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return Math.round(s[Math.floor(s.length / 2)]! * 10) / 10;
-}
+const turnRows: TurnRow[] = [];
+const windowRows: TurnRow[] = [];
+const coldRows: ColdRow[] = [];
+try {
+  // Warm up the JIT on a throwaway run, so the first figure is not a cold start.
+  await checkTurn(sessions, 'memory', 1_000, TURNS);
+  await uncompactedTurn(sessions, 'memory', 1_000, TURNS);
 
-function makeStore(kind: string, tag: string): Store {
-  return kind === 'memory' ? memoryStore() : sqliteStore({ path: join(dir, `${tag}.db`) });
-}
-
-/** A session with `size` messages of history; the window is large so nothing compacts while filling. */
-async function filled(store: Store, size: number, id: string): Promise<Session> {
-  const session = await openSession(store, id, {
-    model: 'bench',
-    limits: { contextWindow: 0 },
-    prune: false,
-  });
-  let batch: Message[] = [];
-  for (const m of syntheticSession({ messages: size, seed: 1 })) {
-    batch.push(m);
-    if (batch.length === 1_000) {
-      await session.append(batch);
-      batch = [];
+  for (const kind of STORES) {
+    for (const size of SIZES) {
+      turnRows.push(await checkTurn(sessions, kind, size, TURNS));
+      turnRows.push(await compactedTurn(sessions, kind, size, TURNS));
+      if (size >= 10_000) turnRows.push(await compaction(sessions, kind, size, 3));
+      progress(`${kind} ${size}`);
     }
   }
-  if (batch.length) await session.append(batch);
-  return session;
-}
-
-/** Steps to replay per turn, from a different seed than the history. */
-const steps = [...syntheticSession({ messages: TURNS * 2, seed: 99 })].filter((m) => m.role === 'assistant');
-
-async function perTurn(kind: string, size: number): Promise<void> {
-  const store = makeStore(kind, `turn-${size}`);
-  const session = await filled(store, size, `turn-${size}`);
-  const times: number[] = [];
-  for (let i = 0; i < TURNS; i++) {
-    const t0 = performance.now();
-    await session.recordStep({
-      message: steps[i % steps.length]!,
-      usage: { prompt_tokens: 50_000 + i, completion_tokens: 200 },
-    });
-    session.estimate();
-    times.push((performance.now() - t0) * 1000);
+  for (const size of WINDOWS) {
+    for (const kind of STORES) {
+      const { row, history } = await uncompactedTurn(sessions, kind, size, TURNS);
+      windowRows.push(row);
+      if (kind === 'memory') windowRows.push(...pruneMessagesCalls(history, size, 100));
+    }
+    progress(`window ${size}`);
   }
-  results.push({
-    name: 'turn: append step + record usage + before-turn check',
-    store: kind,
-    messages: size,
-    medianMicros: median(times),
-  });
-  await store.close();
-}
-
-async function perPrepare(kind: string, size: number): Promise<void> {
-  const store = makeStore(kind, `prepare-${size}`);
-  await filled(store, size, 'p');
-  // Reopen as an agent would, with a real window: the first prepare compacts the long history once.
-  const session = await openSession(store, 'p', { model: 'claude-sonnet-4-5' });
-  await session.compact({});
-  const times: number[] = [];
-  for (let i = 0; i < TURNS; i++) {
-    const t0 = performance.now();
-    await session.recordStep({
-      message: steps[i % steps.length]!,
-      usage: { prompt_tokens: 20_000 + i, completion_tokens: 200 },
-    });
-    await session.prepare({ format: 'openai' });
-    times.push((performance.now() - t0) * 1000);
+  for (const size of COLD) {
+    coldRows.push(await coldOpen(dir, size, 100));
+    progress(`cold ${size}`);
   }
-  results.push({
-    name: 'turn with prepare(): prune check + context build',
-    store: kind,
-    messages: size,
-    medianMicros: median(times),
-  });
-  await store.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }
-
-async function compaction(kind: string, size: number): Promise<void> {
-  if (size < 10_000) return;
-  const runs: number[] = [];
-  for (let r = 0; r < 3; r++) {
-    const store = makeStore(kind, `compact-${size}-${r}`);
-    await filled(store, size, 'c');
-    const session = await openSession(store, 'c', { model: 'claude-sonnet-4-5' });
-    const t0 = performance.now();
-    await session.compact({});
-    runs.push((performance.now() - t0) * 1000);
-    await store.close();
-  }
-  results.push({ name: 'compaction (extractive)', store: kind, messages: size, medianMicros: median(runs) });
-}
-
-// Warm up the JIT on a throwaway run, so the first figure is not a cold start.
-await perTurn('memory', 1_000);
-await perPrepare('memory', 1_000);
-results.length = 0;
-
-for (const kind of ['memory', 'sqlite']) {
-  for (const size of SIZES) {
-    await perTurn(kind, size);
-    await perPrepare(kind, size);
-    await compaction(kind, size);
-    if (!args.has('--json')) process.stderr.write(`done: ${kind} ${size}\n`);
-  }
-}
-rmSync(dir, { recursive: true, force: true });
 
 if (args.has('--json')) {
-  process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-} else {
-  const rows = results.map(
-    (r) =>
-      `${r.name.padEnd(56)} ${r.store.padEnd(7)} ${String(r.messages).padStart(7)}  ${String(r.medianMicros).padStart(10)} µs`,
-  );
   process.stdout.write(
-    `${'benchmark'.padEnd(56)} ${'store'.padEnd(7)} ${'messages'.padStart(7)}  ${'median'.padStart(10)}\n${rows.join('\n')}\n`,
+    `${JSON.stringify({ turns: turnRows, windows: windowRows, cold: coldRows }, null, 2)}\n`,
+  );
+} else {
+  process.stdout.write(
+    `${turnTable(turnRows, 'msgs')}\n\n${turnTable(windowRows, 'entries')}\n\n${coldTable(coldRows)}\n`,
   );
 }

@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, tool } from 'ai';
 import { z } from 'zod';
-import { openSession, sqliteStore } from '../src/index.js';
+import { openSession } from '../src/index.js';
+import { sqliteStore } from '../src/sqlite.js';
 
 const provider = createOpenAICompatible({
   name: 'local',

@@ -44,6 +44,12 @@ export interface AfterStepOptions {
    * Seeds 000/001 count input + cache read + output only (C-05).
    */
   countCacheWrite?: boolean;
+  /**
+   * Count the reasoning share of the output (default false). Providers mostly do not resend a
+   * turn's reasoning with the next prompt, so it does not fill the window (seed 000: "not
+   * included"; seed 001 counts output text). Seed 004's completion tokens include it (true).
+   */
+  countReasoning?: boolean;
 }
 
 function resolved(budget: ResolvedBudget | BudgetConfig): ResolvedBudget {
@@ -82,7 +88,8 @@ export function afterStepDecision(
   opts: AfterStepOptions = {},
 ): Decision {
   const prompt = usage.inputTotal - (opts.countCacheWrite === false ? usage.cacheWrite : 0);
-  const tokens = prompt + (opts.countOutput === false ? 0 : usage.output);
+  const output = usage.output - (opts.countReasoning === true ? 0 : usage.reasoning);
+  const tokens = prompt + (opts.countOutput === false ? 0 : output);
   return decide(tokens, resolved(budget), 'usage', { usage });
 }
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CompactOptions } from './compact-run.js';
 import { print } from './io.js';
-import { PRESET_CHOICES } from './presets.js';
+import { PRESET_HELP } from './presets.js';
 
 export function registerCompact(program: Command, common: (c: Command) => Command): void {
   common(program.command('compact <session>'))
@@ -14,13 +14,17 @@ export function registerCompact(program: Command, common: (c: Command) => Comman
       '--base-url <url>',
       'OpenAI-compatible server for the summarizer (Ollama, vLLM, LM Studio, OpenAI)',
     )
+    .option(
+      '--api-key-env <name>',
+      "environment variable holding the key for --base-url (default: the provider's own key, then CONDENSE_API_KEY)",
+    )
     .option('--max-retries <n>', 'retries of a failed summarizer call (AI SDK default 2)')
     .option('--model <id>', 'the agent model, for its context window')
     .option('--context-window <n>', 'context window instead of the model registry')
     .option('--keep-tokens <n>', 'tokens of recent history kept verbatim')
     .option('--summary-tokens <n>', 'token budget of the extractive summary')
     .option('--instructions <text>', 'what the summary must focus on')
-    .option('--preset <name>', PRESET_CHOICES.join(' | '))
+    .option('--preset <name>', PRESET_HELP)
     .action(async (id: string, opts: CompactOptions) => {
       // The session and summarizer stack loads only when a compaction actually runs.
       const { runCompact } = await import('./compact-run.js');

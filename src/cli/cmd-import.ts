@@ -1,36 +1,48 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { FORMAT_NAMES, type FormatName, type ImportedSession, parseTranscript } from '../import/index.js';
+import {
+  describeIssues,
+  FORMAT_NAMES,
+  type ImportedSession,
+  importFile as readAndParse,
+} from '../import/index.js';
 import { InputError } from '../model/errors.js';
 import type { Store } from '../store/store.js';
 import type { Imported } from './import-write.js';
 import { type CommonOptions, oneOf, print, withStore } from './io.js';
+import { PRESET_HELP } from './presets.js';
+import { redactForPrint } from './redact.js';
 
 interface ImportOptions extends CommonOptions {
   session?: string;
   format?: string;
+  preset?: string;
+  strict?: boolean;
 }
 
 /**
  * Imports a transcript file. Everything is parsed and checked before anything is written, so bad
  * input leaves the database untouched; a file with many runs (tau-bench) gives one session per run.
+ * What was kept in another form than the file had it (a tool result answering no call, bytes that
+ * are not UTF-8) is reported on stderr with its count and lines; `--strict` refuses the file instead.
  */
 export async function importFile(store: Store, file: string, opts: ImportOptions): Promise<Imported[]> {
   const format = opts.format === undefined ? undefined : oneOf(opts.format, FORMAT_NAMES, '--format');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InputError(`cannot read file (${(error as Error).message})`, { file });
-  }
-  const parsed = parseTranscript(text, { file, format: format as FormatName | undefined });
+  const parsed = await readAndParse(file, { format, strict: opts.strict });
   const sessions: ImportedSession[] = Array.isArray(parsed) ? parsed : [parsed];
   if (sessions.length === 0) throw new InputError('no conversation found in the file', { file });
   const base = opts.session ?? sessions[0]?.condense?.session.id ?? basename(file).replace(/\.[^.]+$/, '');
   // The session layer loads only once the input has parsed: bad input fails fast.
-  const { planImport, writeImport } = await import('./import-write.js');
-  return writeImport(store, await planImport(store, sessions, sessionIds(base, sessions), file));
+  const { idProblem, planImport, writeImport } = await import('./import-write.js');
+  const problem = opts.session === undefined ? undefined : idProblem(opts.session);
+  if (problem) throw new Error(`--session ${JSON.stringify(opts.session)} ${problem}`);
+  const written = await writeImport(store, planImport(sessions, sessionIds(base, sessions), file), file);
+  for (const line of describeIssues(
+    sessions.flatMap((s) => s.issues ?? []),
+    file,
+  ))
+    process.stderr.write(`condense: warning: ${redactForPrint(line)}\n`);
+  return written;
 }
 
 /**
@@ -45,17 +57,31 @@ export function sessionIds(base: string, sessions: ImportedSession[]): string[] 
   return sessions.map((s, i) => `${base}-${usable ? s.sessionId : i + 1}`);
 }
 
+function describeImport(r: Imported): string {
+  if (r.unchanged)
+    return `session ${r.session} already holds this import (${r.messages} messages): unchanged`;
+  const compactions = r.compactions ? ` and ${r.compactions} compactions` : '';
+  const warnings = (r.warnings ?? []).map((w) => `\n  note: ${w}`).join('');
+  return `imported ${r.messages} messages${compactions} into session ${r.session}${warnings}`;
+}
+
 export function registerImport(program: Command, common: (c: Command) => Command): void {
   common(program.command('import <file>'))
     .description(
-      'import a transcript (OpenAI Chat messages, condense JSONL, Claude Code, Codex, Gemini CLI, tau-bench, SWE-agent)',
+      'import a transcript (OpenAI Chat or Responses, Anthropic Messages, condense JSONL, Claude Code incl. sub-agent files, Codex, Gemini CLI, tau-bench, SWE-agent .traj/.yaml, OpenHands)',
     )
     .option('--session <id>', 'session id (default: the id in a condense export, else the file name)')
     .option('--format <name>', `force a format instead of detecting it: ${FORMAT_NAMES.join(' | ')}`)
+    .option(
+      '--strict',
+      'refuse the file when anything would be kept in another form (a tool result answering no call, bytes that are not UTF-8) instead of reporting it',
+    )
+    .option(
+      '--preset <name>',
+      `the preset whose store receives it (seed-003: a JSONL folder): ${PRESET_HELP}`,
+    )
     .action(async (file: string, opts: ImportOptions) => {
       const result = await withStore(opts, (store) => importFile(store, file, opts));
-      print(opts, result, () =>
-        result.map((r) => `imported ${r.messages} messages into session ${r.session}`).join('\n'),
-      );
+      print(opts, result, () => result.map(describeImport).join('\n'));
     });
 }

@@ -4,7 +4,7 @@ import type { ContextFormat } from '../context/index.js';
 import { exportJsonl } from '../import/index.js';
 import { type CommonOptions, oneOf, print, requireSession, table, withStore } from './io.js';
 import type { ModelOptions } from './open.js';
-import { PRESET_CHOICES } from './presets.js';
+import { PRESET_HELP } from './presets.js';
 import { formatStats, sessionStats } from './stats.js';
 
 export const CONTEXT_FORMATS: readonly ContextFormat[] = ['ai-sdk', 'openai', 'anthropic', 'gemini'];
@@ -38,7 +38,7 @@ export function registerInspect(program: Command, common: (c: Command) => Comman
     .description('tokens by role and by tool, the usable budget, and the compaction decision')
     .option('--model <id>', 'model whose limits apply')
     .option('--context-window <n>', 'context window instead of the model registry')
-    .option('--preset <name>', `budget of a preset: ${PRESET_CHOICES.join(' | ')}`)
+    .option('--preset <name>', `budget of a preset: ${PRESET_HELP}`)
     .action(async (id: string, opts: ModelOptions) => {
       const { existingSession } = await opener();
       const stats = await withStore(opts, async (store) => {
@@ -64,7 +64,7 @@ export function registerInspect(program: Command, common: (c: Command) => Comman
     .description('print the JSON that would be sent to the model (read-only: nothing is pruned or compacted)')
     .option('--format <format>', CONTEXT_FORMATS.join(' | '), 'ai-sdk')
     .option('--system <text>', 'system prompt to put first')
-    .option('--preset <name>', `summary layout of a preset: ${PRESET_CHOICES.join(' | ')}`)
+    .option('--preset <name>', `summary layout of a preset: ${PRESET_HELP}`)
     .action(async (id: string, opts: ModelOptions & { format: string; system?: string }) => {
       const format = oneOf(opts.format, CONTEXT_FORMATS, '--format');
       const [{ existingSession }, { renderContext }] = await Promise.all([

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { type CommonOptions, oneOf, print, requireSession, withStore } from './io.js';
-import { PRESET_CHOICES } from './presets.js';
+import { type CommonOptions, print, requireSession, withStore } from './io.js';
+import { PRESET_HELP } from './presets.js';
 
 interface PruneCliOptions extends CommonOptions {
   dryRun?: boolean;
@@ -11,15 +11,19 @@ export function registerPrune(program: Command, common: (c: Command) => Command)
   common(program.command('prune <session>'))
     .description('hide old tool outputs from the model (they stay stored); idempotent')
     .option('--dry-run', 'show what would be cleared and the tokens saved, write nothing')
-    .option('--preset <name>', `pruning rules of a preset: ${PRESET_CHOICES.join(' | ')}`)
+    .option('--preset <name>', `pruning rules of a preset: ${PRESET_HELP}`)
     .action(async (id: string, opts: PruneCliOptions) => {
-      const { openSession, presetOptions } = await import('../session/index.js');
-      const preset = opts.preset ? presetOptions(oneOf(opts.preset, PRESET_CHOICES, '--preset')) : {};
+      const [{ openSession }, { commandOptions }] = await Promise.all([
+        import('../session/index.js'),
+        import('./open.js'),
+      ]);
+      // Seed 000's overflow check at open would compact: not what this command is for.
+      const options = await commandOptions(opts, { checks: { atOpen: false } });
       // Opening with when 'open' would already prune (seed 000), before a dry run could report.
-      const prune = preset.prune === false ? false : { ...preset.prune, when: 'turn' as const };
+      const prune = options.prune === false ? false : { ...options.prune, when: 'turn' as const };
       const outcome = await withStore(opts, async (store) => {
         await requireSession(store, id, opts);
-        const session = await openSession(store, id, { ...preset, prune });
+        const session = await openSession(store, id, { ...options, prune });
         return session.prune({ dryRun: opts.dryRun });
       });
       const result = outcome
@@ -35,7 +39,7 @@ export function registerPrune(program: Command, common: (c: Command) => Command)
             dryRun: !!opts.dryRun,
             parts: 0,
             tokensSaved: 0,
-            reason: 'pruning is off in this preset',
+            reason: 'pruning is off in this preset or configuration',
             marks: [],
           };
       print(opts, result, () =>

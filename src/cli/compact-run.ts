@@ -1,12 +1,14 @@
 import { llmSummarizer, type SummaryPromptStyle } from '../compact/index.js';
-import { openSession, presetOptions, type SessionOptions } from '../session/index.js';
-import { type CommonOptions, int, oneOf, requireSession, withStore } from './io.js';
-import { PRESET_CHOICES, type PresetChoice } from './presets.js';
+import { openSession, type SessionOptions } from '../session/index.js';
+import { type CommonOptions, chosenPreset, int, requireSession, withStore } from './io.js';
+import { commandOptions, modelFlags } from './open.js';
+import type { PresetChoice } from './presets.js';
 import { type SummarizerModel, summarizerModel } from './summarizer-spec.js';
 
 export interface CompactOptions extends CommonOptions {
   summarizer?: string;
   baseUrl?: string;
+  apiKeyEnv?: string;
   maxRetries?: string;
   model?: string;
   contextWindow?: string;
@@ -37,13 +39,16 @@ const PROMPT_OF: Record<PresetChoice, SummaryPromptStyle> = {
 };
 
 /**
- * The session options a compaction runs with: the preset (its layout, and with a model its seed's
- * prompt and recount), then the flags on top. Every flag is checked before the database is opened.
+ * The session options a compaction runs with: the flags over the configuration file over the
+ * preset (its layout, and with a model its seed's prompt and recount). Every flag and the file are
+ * checked before the database is opened.
  */
-export function compactOptions(opts: CompactOptions, llm: SummarizerModel | undefined): SessionOptions {
-  const presetName = opts.preset ? oneOf(opts.preset, PRESET_CHOICES, '--preset') : undefined;
+export async function compactOptions(
+  opts: CompactOptions,
+  llm: SummarizerModel | undefined,
+): Promise<SessionOptions> {
+  const presetName = await chosenPreset(opts);
   const maxRetries = opts.maxRetries === undefined ? undefined : int(opts.maxRetries, '--max-retries');
-  const base = presetName ? presetOptions(presetName, { summarizerModel: llm?.model }) : {};
   const summarizer = llm
     ? llmSummarizer({
         model: llm.model,
@@ -51,22 +56,18 @@ export function compactOptions(opts: CompactOptions, llm: SummarizerModel | unde
         ...(presetName ? { prompt: PROMPT_OF[presetName] } : {}),
       })
     : undefined;
-  return {
-    ...base,
-    model: opts.model ?? base.model,
-    limits: opts.contextWindow ? { contextWindow: int(opts.contextWindow, '--context-window') } : base.limits,
-    // Compacting is the point here; pruning on open (seed 000) would be a second, unasked write.
+  const flags: SessionOptions = {
+    ...modelFlags(opts),
+    // Compacting is the point here; pruning or compacting on open (seed 000) would be unasked writes.
     prune: false,
+    checks: { atOpen: false },
     compaction: {
-      ...base.compaction,
       ...(summarizer ? { summarizer } : {}),
       ...(opts.summaryTokens ? { summaryTokens: int(opts.summaryTokens, '--summary-tokens') } : {}),
-      plan: {
-        ...base.compaction?.plan,
-        ...(opts.keepTokens ? { keepTokens: int(opts.keepTokens, '--keep-tokens') } : {}),
-      },
+      ...(opts.keepTokens ? { plan: { keepTokens: int(opts.keepTokens, '--keep-tokens') } } : {}),
     },
   };
+  return commandOptions(opts, flags, { summarizerModel: llm?.model });
 }
 
 /** Compacts one stored session now; a failed summary writes nothing and says which summarizer failed. */
@@ -74,8 +75,8 @@ export async function runCompact(
   id: string,
   opts: CompactOptions,
 ): Promise<CompactReport | { status: 'skipped'; reason: string }> {
-  const llm = await summarizerModel(opts.summarizer, opts.baseUrl);
-  const options = compactOptions(opts, llm);
+  const llm = await summarizerModel(opts);
+  const options = await compactOptions(opts, llm);
   const outcome = await withStore(opts, async (store) => {
     await requireSession(store, id, opts);
     const session = await openSession(store, id, options);
@@ -83,7 +84,10 @@ export async function runCompact(
       return await session.compact({ instructions: opts.instructions });
     } catch (error) {
       if (!llm) throw error;
-      throw new Error(`summarizer ${llm.label} failed, nothing was written: ${(error as Error).message}`);
+      const why = llm.withheld ? ` (${llm.withheld})` : '';
+      throw new Error(
+        `summarizer ${llm.label} failed, nothing was written: ${(error as Error).message}${why}`,
+      );
     }
   });
   if (outcome.status !== 'compacted') return outcome;

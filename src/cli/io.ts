@@ -1,20 +1,85 @@
-import { sqliteStore } from '../store/index.js';
+import { findConfigFile } from '../config/find.js';
+import type { ConfigFile } from '../config/read.js';
+import { type PresetName, presetStore } from '../session/preset-names.js';
+import { DEFAULT_SQLITE_PATH, sqliteStore } from '../sqlite.js';
+import { DEFAULT_JSONL_DIR, jsonlStore } from '../store/jsonl.js';
 import type { Store } from '../store/store.js';
+import { dbOpenError, holdsJsonlSessions, isFile } from './db-path.js';
+import { presetChoice } from './presets.js';
 
 export interface CommonOptions {
   db?: string;
   json?: boolean;
+  /** A configuration file instead of the working directory's `condense.config.*`. */
+  config?: string;
 }
 
-export const DEFAULT_DB = '.condense/condense.db';
+export const DEFAULT_DB = DEFAULT_SQLITE_PATH;
 
-export function openStore(opts: CommonOptions): Store {
-  return sqliteStore({ path: opts.db ?? DEFAULT_DB });
+const configs = new Map<string | undefined, Promise<ConfigFile>>();
+
+/**
+ * The configuration file this run uses (`--config`, else the working directory's), read once.
+ * Its parser loads only when there is a file, so runs without one start no slower.
+ */
+export function cliConfig(opts: CommonOptions): Promise<ConfigFile> {
+  let config = configs.get(opts.config);
+  if (!config) {
+    const file = opts.config ?? findConfigFile(process.cwd());
+    config =
+      file === undefined
+        ? Promise.resolve({ options: {}, store: {} })
+        : import('../config/read.js').then(({ readConfig }) => readConfig(file));
+    configs.set(opts.config, config);
+  }
+  return config;
+}
+
+/** The preset a command runs under: `--preset`, else the configuration file's `preset`. */
+export async function chosenPreset(
+  opts: CommonOptions & { preset?: string },
+): Promise<PresetName | undefined> {
+  return opts.preset ? presetChoice(opts.preset) : (await cliConfig(opts)).preset;
+}
+
+/** Where the run's sessions are kept, and in which kind of store. */
+export interface StorePlace {
+  kind: 'sqlite' | 'jsonl';
+  path: string;
+}
+
+/**
+ * `--db`, else the configuration file's `store.path`, else the default of the preset's store
+ * (seed 003: a JSONL folder). A path that already holds the other kind of store opens as that
+ * kind. The file is read even when `--db` makes its path moot: a broken file stops every
+ * command, not only some.
+ */
+export async function storePlace(opts: CommonOptions & { preset?: string }): Promise<StorePlace> {
+  const { store } = await cliConfig(opts);
+  const kind = presetStore(await chosenPreset(opts));
+  const path = opts.db ?? store.path;
+  if (path === undefined) return { kind, path: kind === 'jsonl' ? DEFAULT_JSONL_DIR : DEFAULT_DB };
+  if (kind === 'jsonl' && isFile(path)) return { kind: 'sqlite', path };
+  if (kind === 'sqlite' && holdsJsonlSessions(path)) return { kind: 'jsonl', path };
+  return { kind, path };
+}
+
+/** The store the run uses; a path that cannot hold one is reported as such. */
+export async function openStore(opts: CommonOptions & { preset?: string }): Promise<Store> {
+  const { kind, path } = await storePlace(opts);
+  try {
+    return kind === 'jsonl' ? jsonlStore({ dir: path }) : sqliteStore({ path });
+  } catch (error) {
+    throw dbOpenError(path, error);
+  }
 }
 
 /** Runs a command body with a store that is always closed afterwards. */
-export async function withStore<T>(opts: CommonOptions, body: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(opts);
+export async function withStore<T>(
+  opts: CommonOptions & { preset?: string },
+  body: (store: Store) => Promise<T>,
+): Promise<T> {
+  const store = await openStore(opts);
   try {
     return await body(store);
   } finally {
@@ -26,9 +91,15 @@ export async function withStore<T>(opts: CommonOptions, body: (store: Store) => 
  * Fails unless the session exists. Commands that only read or change a session must not create
  * one as a side effect (openSession would), and the message says which database was searched.
  */
-export async function requireSession(store: Store, id: string, opts: CommonOptions): Promise<void> {
+export async function requireSession(
+  store: Store,
+  id: string,
+  opts: CommonOptions & { preset?: string },
+): Promise<void> {
   if (!(await store.getSession(id)))
-    throw new Error(`no session '${id}' in ${opts.db ?? DEFAULT_DB} (list them with: condense sessions)`);
+    throw new Error(
+      `no session '${id}' in ${(await storePlace(opts)).path} (list them with: condense sessions)`,
+    );
 }
 
 /** Prints either JSON (for --json) or the human text. */

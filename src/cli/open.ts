@@ -1,7 +1,8 @@
-import { openSession, presetOptions } from '../session/index.js';
+import type { LanguageModel } from 'ai';
+import { mergeOptions } from '../config/merge.js';
+import { openSession, presetOptions, type SessionOptions } from '../session/index.js';
 import type { Store } from '../store/store.js';
-import { type CommonOptions, int, oneOf, requireSession } from './io.js';
-import { PRESET_CHOICES } from './presets.js';
+import { type CommonOptions, chosenPreset, cliConfig, int, requireSession } from './io.js';
 
 export interface ModelOptions extends CommonOptions {
   model?: string;
@@ -10,14 +11,42 @@ export interface ModelOptions extends CommonOptions {
 }
 
 /**
- * Opens a session that must already exist, for reading: the preset's budget and layout and the
- * named model's limits apply, but pruning is off so that opening (seed 000 prunes on open) writes nothing.
+ * A command's session options: its flags over the configuration file over the preset over
+ * condense's defaults. `summarizerModel` gives a preset its seed's own prompt and recount.
+ */
+export async function commandOptions(
+  opts: CommonOptions & { preset?: string },
+  flags: SessionOptions,
+  extra: { summarizerModel?: LanguageModel } = {},
+): Promise<SessionOptions> {
+  const preset = await chosenPreset(opts);
+  const base = preset ? presetOptions(preset, extra) : {};
+  return mergeOptions(mergeOptions(base, (await cliConfig(opts)).options), flags);
+}
+
+/** `--model` and `--context-window`, as options. */
+export function modelFlags(opts: ModelOptions): SessionOptions {
+  return {
+    ...(opts.model ? { model: opts.model } : {}),
+    ...(opts.contextWindow ? { limits: { contextWindow: int(opts.contextWindow, '--context-window') } } : {}),
+  };
+}
+
+/**
+ * Opens a session that must already exist, for reading: the preset's and the configuration's
+ * budget and layout and the model's limits apply, but pruning is off so that opening (seed 000
+ * prunes on open) writes nothing.
  */
 export async function existingSession(store: Store, id: string, opts: ModelOptions) {
-  const preset = opts.preset ? presetOptions(oneOf(opts.preset, PRESET_CHOICES, '--preset')) : {};
-  const limits = opts.contextWindow
-    ? { contextWindow: int(opts.contextWindow, '--context-window') }
-    : preset.limits;
+  // Nor seed 000's overflow check at open, which would compact.
+  const options = await commandOptions(opts, {
+    ...modelFlags(opts),
+    prune: false,
+    checks: { atOpen: false },
+  });
   await requireSession(store, id, opts);
-  return openSession(store, id, { ...preset, model: opts.model ?? preset.model, limits, prune: false });
+  const session = await openSession(store, id, options);
+  // Inspecting shows the whole window, even one too large to hold until it is compacted.
+  await session.loadWindow();
+  return session;
 }

@@ -1,7 +1,8 @@
 import type { Decision } from '../budget/index.js';
 import type { Entry } from '../model/entry.js';
 import type { Session } from '../session/index.js';
-import type { TokenEstimate } from '../tokens/index.js';
+import { currentCalibration } from '../session/state.js';
+import { FALLBACK_CONTEXT_WINDOW, lookupModel, type TokenEstimate } from '../tokens/index.js';
 
 export interface SessionStats {
   session: string;
@@ -11,9 +12,17 @@ export interface SessionStats {
   compactions: number;
   tokens: { total: number; active: number; byRole: Record<string, number>; byTool: Record<string, number> };
   contextWindow: number;
+  /** True when the window is the 128,000 fallback: neither the model nor an option gave one. */
+  windowFallback: boolean;
   usable: number | null;
   limit: number | null;
+  /** The prompt size the provider last reported, and for which model. */
+  lastReported: { promptTokens: number; model?: string } | null;
+  /** What the estimator learned from reported usage (null: nothing reported yet). */
+  calibration: { samples: number; ratio: number; residual: number } | null;
   estimate: TokenEstimate;
+  /** How the next-prompt figure was made: from a reported prompt, calibrated, or a plain estimate. */
+  basis: 'usage+delta' | 'calibrated' | 'uncalibrated';
   decision: Decision;
 }
 
@@ -33,6 +42,9 @@ export function sessionStats(session: Session, history: Entry[], decision: Decis
   }
   const { state } = session.record;
   const budget = session.config.budget;
+  const estimate = session.estimate();
+  const learned = currentCalibration(state, session.config.model);
+  const calibrated = learned !== undefined && learned.samples > 0;
   return {
     session: session.id,
     model: session.config.model,
@@ -41,18 +53,39 @@ export function sessionStats(session: Session, history: Entry[], decision: Decis
     compactions: history.filter((e) => e.kind === 'compaction').length,
     tokens: { total: state.totalTokens, active: state.activeTokens, byRole, byTool },
     contextWindow: budget.contextWindow,
+    windowFallback:
+      !lookupModel(session.config.model).known && budget.contextWindow === FALLBACK_CONTEXT_WINDOW,
     usable: budget.usable,
     limit: budget.limit,
-    estimate: session.estimate(),
+    lastReported: state.lastUsage
+      ? { promptTokens: state.lastUsage.usage.inputTotal, model: state.lastUsage.model }
+      : null,
+    calibration: calibrated
+      ? { samples: learned.samples, ratio: learned.ratio, residual: Math.round(learned.residual) }
+      : null,
+    estimate,
+    basis: estimate.method === 'calibrated' && !calibrated ? 'uncalibrated' : estimate.method,
     decision,
   };
 }
 
+/** Says what the next-prompt figure rests on, so an uncalibrated guess never reads as a measurement. */
+function basisText(s: SessionStats): string {
+  const e = s.estimate;
+  if (s.basis === 'usage+delta') return `usage+delta: last reported ${e.base} + ${e.delta} added since`;
+  if (s.basis === 'calibrated')
+    return `calibrated from ${s.calibration?.samples} reported usages, none since the last compaction`;
+  return 'estimated, uncalibrated: no usage reported';
+}
+
 export function formatStats(s: SessionStats): string {
+  const window = `${s.contextWindow}${s.windowFallback ? ' (fallback: model not known)' : ''}`;
+  const cal = s.calibration;
   const lines = [
-    `session ${s.session}  model ${s.model}  window ${s.contextWindow}  usable ${s.usable ?? 'unlimited'}  trigger at ${s.limit ?? 'never'}`,
+    `session ${s.session}  model ${s.model}  window ${window}  usable ${s.usable ?? 'unlimited'}  trigger at ${s.limit ?? 'never'}`,
     `entries ${s.entries} (${s.activeEntries} in view)  compactions ${s.compactions}`,
-    `tokens: ${s.tokens.total} appended in all, ${s.tokens.active} in the current view; next prompt ≈ ${s.estimate.tokens} (${s.estimate.method})`,
+    `last reported prompt: ${s.lastReported ? `${s.lastReported.promptTokens} tokens` : 'none'}; calibration: ${cal ? `${cal.samples} samples, ${cal.ratio.toFixed(2)} provider tokens per estimated token, residual ${cal.residual}` : 'none'}`,
+    `tokens: ${s.tokens.total} appended in all, ${s.tokens.active} in the current view; next prompt ≈ ${s.estimate.tokens} (${basisText(s)})`,
     'by role (what each entry costs now; pruned outputs count as their placeholder):',
     ...Object.entries(s.tokens.byRole).map(([k, v]) => `  ${k.padEnd(10)} ${String(v).padStart(9)}`),
     'by tool (outputs):',

@@ -5,7 +5,7 @@
 export class CompactionError extends Error {
   override name = 'CompactionError';
   constructor(
-    readonly code: 'floor-too-large' | 'no-progress' | 'summary-rejected',
+    readonly code: 'floor-too-large' | 'no-progress' | 'summary-rejected' | 'stopped',
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -41,5 +41,25 @@ export class NoProgressError extends CompactionError {
     );
     this.tokensBefore = tokensBefore;
     this.predictedAfter = predictedAfter;
+  }
+}
+
+/**
+ * Automatic compaction failed this many times in a row and is off until a manual `compact()`:
+ * a summarizer that keeps failing is not called again at every turn (Claude Code stops after 3).
+ */
+export class CompactionStoppedError extends CompactionError {
+  override name = 'CompactionStoppedError';
+  constructor(
+    readonly failures: number,
+    cause: unknown,
+  ) {
+    const last = cause instanceof Error ? cause.message : String(cause);
+    super(
+      'stopped',
+      `automatic compaction stopped after ${failures} consecutive failures (last: ${last}); ` +
+        'call compact() to try again',
+      { cause },
+    );
   }
 }

@@ -1,195 +1,166 @@
-import { timelineLine } from './details.js';
-import type { ExtractiveModel } from './extractive-model.js';
-import { evenIndices, oneLine, thinEvenly } from './facts.js';
+import type { ExtractiveModel, Line } from './extractive-model.js';
 import { SEED_004_SECTIONS } from './prompts.js';
-import { shortenMiddle } from './transcript.js';
+import { excerpt } from './sentences.js';
 
-/** How much of each kind of material one rendering shows. */
-export interface DetailLevel {
-  newestRequest: number;
-  oldRequest: number;
-  timelineRequest: number;
-  outcome: number;
-  lastAssistant: number;
-  commands: number;
-  fileDetail: boolean;
-  previousText: number;
-  /** Most lines shown for requests and for the timeline, spread evenly over the span. */
-  maxLines: number;
+const HEADER =
+  "Summary of the conversation so far (extractive: the log's own words, chosen across the whole span).";
+
+const MONTHS = 'January February March April May June July August September October November December'.split(
+  ' ',
+);
+
+/** "8 May 2023": the day a message was written (UTC). */
+export function dayLabel(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
 
-/** From generous to terse; the renderer takes the first that fits the budget. */
-export const DETAIL_LEVELS: readonly DetailLevel[] = [
-  {
-    newestRequest: 2000,
-    oldRequest: 400,
-    timelineRequest: 120,
-    outcome: 200,
-    lastAssistant: 1500,
-    commands: 20,
-    fileDetail: true,
-    previousText: 8000,
-    maxLines: Infinity,
-  },
-  {
-    newestRequest: 1000,
-    oldRequest: 200,
-    timelineRequest: 80,
-    outcome: 120,
-    lastAssistant: 800,
-    commands: 10,
-    fileDetail: true,
-    previousText: 4000,
-    maxLines: Infinity,
-  },
-  {
-    newestRequest: 500,
-    oldRequest: 120,
-    timelineRequest: 60,
-    outcome: 60,
-    lastAssistant: 400,
-    commands: 5,
-    fileDetail: false,
-    previousText: 2000,
-    maxLines: Infinity,
-  },
-  {
-    newestRequest: 300,
-    oldRequest: 80,
-    timelineRequest: 40,
-    outcome: 0,
-    lastAssistant: 200,
-    commands: 3,
-    fileDetail: false,
-    previousText: 1000,
-    maxLines: Infinity,
-  },
-];
-
-/** Newest request longest: each step back in time halves the allowance, down to `oldRequest`. */
-function requestLines(model: ExtractiveModel, level: DetailLevel): string[] {
-  const shown = thinEvenly(model.requests, level.maxLines);
-  return shown.map((r, i) => {
-    const age = shown.length - 1 - i;
-    if (age === 0) return `- (newest summarized) ${shortenMiddle(r.trim(), level.newestRequest)}`;
-    return `- ${oneLine(r, Math.max(level.oldRequest, Math.floor(level.newestRequest / 2 ** age)))}`;
-  });
+/** The chosen pieces of each line, by line index, and the chosen lines in log order. */
+interface Chosen {
+  pieces: Map<number, number[]>;
+  lines: number[];
 }
 
-function timeline(model: ExtractiveModel, level: DetailLevel): string[] {
-  const carried = model.carriedTimeline;
-  const total = carried.length + model.turns.length;
-  // Pick the lines first, format only those: a span of 50,000 turns costs what is shown.
-  const out = evenIndices(total, level.maxLines).map((i) =>
-    i < carried.length
-      ? `- ${oneLine(carried[i]!, level.timelineRequest + level.outcome + 60)}`
-      : `- ${timelineLine(model.turns[i - carried.length]!, level.timelineRequest, level.outcome)}`,
-  );
-  if (out.length < total) out.unshift(`(${total} turns; ${out.length} shown, spread over the whole span)`);
+function byLine(model: ExtractiveModel, chosen: ReadonlySet<number>): Chosen {
+  const pieces = new Map<number, number[]>();
+  for (const i of chosen) {
+    const u = model.units[i]!;
+    const list = pieces.get(u.line);
+    if (list === undefined) pieces.set(u.line, [u.piece]);
+    else list.push(u.piece);
+  }
+  return { pieces, lines: [...pieces.keys()].sort((a, b) => a - b) };
+}
+
+function tools(model: ExtractiveModel, turn: number): string {
+  const t = model.analysis.turns[turn];
+  if (t === undefined || t.tools.size === 0) return '';
+  const failed = [...t.tools.values()].reduce((a, x) => a + x.failed, 0);
+  const names = [...t.tools].map(([n, x]) => `${n}×${x.calls}`).join(', ');
+  return ` (${names}${failed > 0 ? `; ${failed} failed` : ''})`;
+}
+
+/** Heading an agent's timeline line opens with when it starts a new turn. */
+export function turnHeading(model: ExtractiveModel, line: Line): string {
+  if (line.turn === undefined) return '';
+  const request = model.analysis.turns[line.turn]?.request ?? -1;
+  const name =
+    request < 0 ? 'Before the first request' : `After request ${model.carriedRequests + request + 1}`;
+  return `${name}${tools(model, line.turn)}:`;
+}
+
+/** The section's lines with their chosen pieces; date headings where the day changes, turn headings for agents. */
+function shown(model: ExtractiveModel, c: Chosen, section: Line['section']): string[] {
+  const out: string[] = [];
+  let day = '';
+  let turn = -1;
+  for (const i of c.lines) {
+    const line = model.lines[i]!;
+    if (line.section !== section) continue;
+    if (model.analysis.multiDay && line.at !== undefined && dayLabel(line.at) !== day) {
+      day = dayLabel(line.at);
+      out.push(`${day}:`);
+    }
+    if (!model.chat && section === 'timeline' && line.turn !== undefined && line.turn !== turn) {
+      turn = line.turn;
+      out.push(turnHeading(model, line));
+    }
+    out.push(`${line.label}${excerpt(line.text, line.spans, c.pieces.get(i)!)}`);
+  }
   return out;
 }
 
-function fileLines(model: ExtractiveModel, level: DetailLevel): string[] {
-  if (model.files.length === 0) return ['- No file operations recorded.'];
-  if (!level.fileDetail) return [`- ${model.files.length} file(s); full paths are listed at the end.`];
-  return model.files.map((f) => {
-    const how = f.modified && f.read ? 'read and modified' : f.modified ? 'modified' : 'read';
-    return `- ${f.path} — ${how} (${[...f.tools].join(', ')}; ${f.uses}×)`;
-  });
+/** [lines shown, lines in all] of a section. */
+function count(model: ExtractiveModel, c: Chosen, section: Line['section']): [number, number] {
+  let n = 0;
+  for (const i of c.lines) if (model.lines[i]!.section === section) n++;
+  return [n, model.sizes[section]];
 }
 
-export function renderExtractive(model: ExtractiveModel, level: DetailLevel): string {
-  const out: string[] = ['Summary of the conversation so far (extractive: built from the log itself).'];
-  const section = (i: number, lines: string[]) => out.push('', `## ${SEED_004_SECTIONS[i]}`, ...lines);
-  const nConstraints = model.details.constraints?.length ?? 0;
+/** The summary body for a set of chosen units: seed 004's seven sections, in order. */
+export function renderExtractive(model: ExtractiveModel, chosen: ReadonlySet<number>): string {
+  const pieces = byLine(model, chosen);
+  const { analysis: a, details: d } = model;
+  const out: string[] = [HEADER];
+  const section = (i: number, lines: string[]) => {
+    out.push('', `## ${SEED_004_SECTIONS[i]}`);
+    for (const l of lines) out.push(l);
+  };
+  const constraints = d.constraints?.length ?? 0;
+  const [shownRequests, requests] = count(model, pieces, 'requests');
+  const [shownTurns, turns] = count(model, pieces, 'timeline');
   section(0, [
-    ...(model.requests.length > 0
-      ? ['User requests, oldest first:', ...requestLines(model, level)]
-      : ['- No user request in this span.']),
-    nConstraints > 0
-      ? `- ${nConstraints} explicit constraint(s), quoted verbatim at the end: follow them.`
+    ...(model.chat
+      ? [
+          `- The conversation is quoted below: ${shownTurns} of ${turns} messages, chosen across the whole span.`,
+        ]
+      : requests === 0
+        ? ['- No user request in this span.']
+        : [
+            `User requests, oldest first, verbatim ("…" joins sentences shown apart)${shownRequests < requests ? `; ${shownRequests} of ${requests} shown` : ''}:`,
+            ...shown(model, pieces, 'requests'),
+          ]),
+    constraints > 0
+      ? `- ${constraints} explicit constraint(s), quoted verbatim at the end: follow them.`
       : '- No explicit constraints stated.',
   ]);
-  const previous =
-    model.previousText === undefined
-      ? []
-      : [
-          `Earlier summary (${model.previousSummarizer ?? 'unknown'}):`,
-          shortenMiddle(model.previousText, level.previousText),
-          '',
-        ];
-  section(1, [...previous, ...timeline(model, level)]);
-  const tools = [...model.toolCounts].map(([n, c]) => `${n}×${c}`).join(', ');
-  const types = [...new Set(model.files.map((f) => /\.([A-Za-z0-9]+)$/.exec(f.path)?.[1]).filter(Boolean))];
+  section(1, [
+    ...(model.previousSummarizer
+      ? [`Earlier summary (${model.previousSummarizer}), quoted in part, then this span:`]
+      : []),
+    ...(turns > shownTurns && !model.chat
+      ? [`(${shownTurns} of ${turns} messages quoted, chosen across the whole span)`]
+      : []),
+    ...shown(model, pieces, 'timeline'),
+  ]);
+  const toolList = [...a.toolCounts].map(([n, c]) => `${n}×${c}`).join(', ');
+  const decisions = shown(model, pieces, 'decisions');
   section(2, [
-    `- Tools used in this span: ${tools === '' ? 'none' : tools}`,
-    ...(model.commands.length > 0
-      ? [
-          `- Commands run (newest last): ${model.commands
-            .slice(-level.commands)
-            .map((c) => `\`${c}\``)
-            .join(', ')}`,
-        ]
+    `- Tools used in this span: ${toolList === '' ? 'none' : toolList}`,
+    ...(count(model, pieces, 'commands')[0] > 0
+      ? ['Commands run, with their final outcome (oldest first):']
       : []),
-    ...(types.length > 0 ? [`- File types touched: ${types.map((t) => `.${t}`).join(', ')}`] : []),
+    ...shown(model, pieces, 'commands'),
+    ...(decisions.length > 0 ? ['Decisions the user stated (verbatim):', ...decisions] : []),
   ]);
-  section(3, fileLines(model, level));
+  const modified = d.filesModified.length;
+  const read = d.filesRead.filter((f) => !d.filesModified.includes(f)).length;
+  section(3, [
+    modified + read === 0
+      ? '- No file operations recorded.'
+      : `- ${modified} file(s) modified, ${read} read; every path is listed at the end${a.base.cwd ? ` (relative to ${a.base.cwd})` : ''}.`,
+    ...shown(model, pieces, 'files'),
+  ]);
+  const active = shown(model, pieces, 'active');
   section(4, [
-    ...(model.lastAssistant === ''
+    ...(d.lastUserRequest && !model.chat
       ? [
-          model.lastActions.length > 0
-            ? '- The last assistant step called tools without text.'
-            : '- No assistant reply yet in this span.',
+          `- Current task: the user's latest request, ${model.requestInTail ? 'in the messages kept after this summary' : 'quoted in full at the end'}.`,
         ]
-      : [`- Last assistant message: ${shortenMiddle(model.lastAssistant, level.lastAssistant)}`]),
-    ...(model.lastActions.length > 0 ? [`- Last actions: ${model.lastActions.slice(-5).join('; ')}`] : []),
-  ]);
-  const failures = model.details.failedCommands?.length ?? 0;
-  section(5, [
-    ...(model.pendingCalls.length > 0
-      ? [`- Interrupted calls (no result): ${model.pendingCalls.slice(-5).join('; ')}`]
       : []),
-    failures > 0
-      ? `- ${failures} command(s) still failing; listed at the end.`
-      : '- No failing command recorded.',
+    ...(active.length > 0
+      ? ['Last assistant message:', ...active]
+      : ['- No assistant reply with text in this span.']),
+    ...(a.lastActions.length > 0 ? [`- Last actions: ${a.lastActions.slice(-5).join('; ')}`] : []),
   ]);
+  const open = d.failedCommands?.length ?? 0;
+  section(5, [
+    ...(a.pendingCalls.length > 0
+      ? [`- Interrupted calls (no result): ${a.pendingCalls.slice(-5).join('; ')}`]
+      : []),
+    open > 0
+      ? `- ${open} call(s) still failing; listed at the end with their errors.`
+      : '- No failing command left open.',
+  ]);
+  const next = Array.isArray(d.extra?.nextStep) ? d.extra.nextStep[0] : undefined;
   section(6, [
-    model.details.lastUserRequest
-      ? '- Continue with the user\'s latest request, quoted verbatim at the end ("Last request from user was").'
+    ...(typeof next === 'string' ? [`- The assistant's announced next step: ${next}`] : []),
+    d.lastUserRequest
+      ? '- Continue with the user\'s latest request ("Last request from user was", verbatim).'
       : "- Wait for the user's next request.",
-    ...(model.pendingCalls.length > 0
+    ...(a.pendingCalls.length > 0
       ? ['- The last turn was interrupted: re-run the calls left without a result if still needed.']
       : []),
   ]);
   return out.join('\n');
-}
-
-/**
- * The most detailed rendering whose tokens (appendix included) fit the budget: first by detail
- * level, then by showing fewer requests and turns spread evenly over the span (coverage beats
- * recency). If even the tersest form is over, the tersest form is returned.
- */
-export function renderWithinBudget(
-  model: ExtractiveModel,
-  fits: (body: string) => boolean,
-  lineCap = Number.POSITIVE_INFINITY,
-): string {
-  for (const level of DETAIL_LEVELS) {
-    const body = renderExtractive(model, { ...level, maxLines: Math.min(level.maxLines, lineCap) });
-    if (fits(body)) return body;
-  }
-  const tersest = DETAIL_LEVELS.at(-1)!;
-  const longest = Math.max(model.requests.length, model.carriedTimeline.length + model.turns.length);
-  let lo = 2;
-  let hi = Math.max(lo, Math.min(longest, lineCap));
-  let best = renderExtractive(model, { ...tersest, maxLines: lo });
-  while (lo <= hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    const body = renderExtractive(model, { ...tersest, maxLines: mid });
-    if (fits(body)) {
-      best = body;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return best;
 }

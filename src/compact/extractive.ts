@@ -1,23 +1,35 @@
+import type { PivotDetails } from '../model/entry.js';
 import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
 import { buildAppendix } from './appendix.js';
 import { collectDetails } from './details.js';
-import { buildExtractiveModel } from './extractive-model.js';
-import { renderWithinBudget } from './extractive-render.js';
+import { buildExtractiveModel, type CarriedExcerpt, type ExtractiveModel } from './extractive-model.js';
+import { renderExtractive, turnHeading } from './extractive-render.js';
 import type { SummaryRequest } from './input.js';
+import { chooseUnits, rankUnits } from './select.js';
+import { contentWords, excerpt } from './sentences.js';
 import { analyzeSpan } from './span.js';
 import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
 
 export interface ExtractiveOptions {
   /** Token budget of the whole summary, appendix included (default 4,000). */
   summaryTokens?: number;
+  /**
+   * Token budget of the summary and the kept tail together: the summary takes what the tail
+   * leaves (overrides summaryTokens). The tail's size comes from the plan (`keepTokens`).
+   */
+  contextTokens?: number;
   estimator?: Estimator;
 }
 
+/** Framing tokens of the summary message itself (the estimator's per-message overhead). */
+const SUMMARY_FRAMING = 4;
+
 /**
- * The offline summarizer: deterministic, no model. It fills seed 004's seven sections from the
- * log (requests, timeline, tools, files, last state, failures, next step), merges what the
- * previous pivot carried, and ends with the deterministic appendix. The appendix is never cut:
- * when it alone is over budget, the summary is over budget rather than losing a fact.
+ * The offline summarizer: deterministic, no model. It fills its budget with the log's own words,
+ * chosen across the whole span — every request's opening, failures and fixes, then the most
+ * informative sentences of both sides wherever they stand — in seed 004's seven sections, merges
+ * what the previous pivot carried, and ends with the deterministic appendix. The appendix is never
+ * cut: when it alone is over budget, the summary is over budget rather than losing a fact.
  */
 export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarizer {
   const budget = options.summaryTokens ?? 4_000;
@@ -27,10 +39,18 @@ export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarize
     async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
       if (signal?.aborted)
         throw new SummaryRejectedError('aborted', 'aborted before summarizing', { cause: signal.reason });
-      return summarizeExtractive(request, budget, estimator);
+      const { contextTokens } = options;
+      const room =
+        contextTokens === undefined
+          ? budget
+          : Math.max(0, contextTokens - request.plan.predictedTailTokens - SUMMARY_FRAMING);
+      return summarizeExtractive(request, room, estimator);
     },
   };
 }
+
+/** Rounds of choosing again with the room the last rendering left or overran. */
+const FIT_ROUNDS = 4;
 
 /** The synchronous core, for callers (benchmarks, presets) that need no Promise. */
 export function summarizeExtractive(
@@ -38,19 +58,80 @@ export function summarizeExtractive(
   budget: number,
   estimator: Estimator,
 ): SummaryResult {
-  const analysis = analyzeSpan(request.plan.toSummarize);
+  const previous = request.plan.previousPivot?.pivot.details;
+  const analysis = analyzeSpan(request.plan.toSummarize, previous);
   const details = collectDetails(request.plan, analysis);
-  const appendix = buildAppendix(details, !request.plan.requestInTail);
-  const appendixTokens = estimator.text(appendix);
-  const model = buildExtractiveModel(request.plan, details, analysis);
+  // A preset may send the summary without the appendix (request.appendix false).
+  const appendix = request.appendix === false ? '' : buildAppendix(details, !request.plan.requestInTail);
   const instructions = request.instructions
     ? `User's instructions for this summary: ${request.instructions}\n\n`
     : '';
-  const body = renderWithinBudget(
-    model,
-    (text) => estimator.text(instructions) + estimator.text(text) + appendixTokens + 2 <= budget,
-    // No line costs less than a few tokens: more lines than this can never fit.
-    Math.max(8, Math.floor(budget / 4)),
-  );
-  return { text: `${instructions}${body}\n\n${appendix}`, details };
+  const model = buildExtractiveModel(request.plan, details, analysis, estimator);
+  const fixed = estimator.text(instructions) + estimator.text(appendix) + 2;
+  const size = (body: string) => fixed + estimator.text(body);
+  const lineCosts: number[] = [];
+  const lineCost = (i: number) => {
+    if (lineCosts[i] === undefined) {
+      const line = model.lines[i]!;
+      const heading = line.section === 'timeline' && !model.chat ? turnHeading(model, line) : '';
+      lineCosts[i] = estimator.text(line.label + heading) + 1;
+    }
+    return lineCosts[i]!;
+  };
+  const cache = new Map<(typeof model.units)[number], string[]>();
+  const words = (u: (typeof model.units)[number]) => {
+    let w = cache.get(u);
+    if (w === undefined) {
+      const line = model.lines[u.line]!;
+      const s = line.spans[u.piece]!;
+      w = contentWords(line.text.slice(s.start, s.end));
+      cache.set(u, w);
+    }
+    return w;
+  };
+  const ranked = rankUnits(model.units, lineCost);
+  let chosen = new Set<number>();
+  let body = renderExtractive(model, chosen);
+  let room = budget - size(body);
+  for (let round = 0; round < FIT_ROUNDS && room > 0; round++) {
+    const next = chooseUnits(model.units, ranked, lineCost, room, words);
+    const text = renderExtractive(model, next);
+    const over = size(text) - budget;
+    if (over <= 0) {
+      chosen = next;
+      body = text;
+    }
+    // Headings and joints cost what the estimate could not see: choose again with what is left.
+    room += over <= 0 ? Math.floor(-over / 2) : -over;
+    if (over <= 0 && -over < 8) break;
+  }
+  keepExcerpts(details, model, chosen);
+  return {
+    text: appendix === '' ? `${instructions}${body}` : `${instructions}${body}\n\n${appendix}`,
+    details,
+  };
+}
+
+/** What the summary quoted, so that the next compaction weighs it again against newer material. */
+function keepExcerpts(details: PivotDetails, model: ExtractiveModel, chosen: ReadonlySet<number>): void {
+  const byLine = new Map<number, number[]>();
+  for (const i of chosen) {
+    const u = model.units[i]!;
+    if (model.lines[u.line]!.section !== 'timeline' && model.lines[u.line]!.section !== 'active') continue;
+    byLine.set(u.line, [...(byLine.get(u.line) ?? []), i]);
+  }
+  const excerpts: CarriedExcerpt[] = [...byLine]
+    .sort((a, b) => a[0] - b[0])
+    .map(([line, units]) => {
+      const l = model.lines[line]!;
+      const pieces = units.map((i) => model.units[i]!.piece).sort((a, b) => a - b);
+      const value = Math.max(...units.map((i) => model.units[i]!.carry ?? model.units[i]!.value));
+      return [
+        l.label.replace(/^- |: $/g, '').trim(),
+        l.at ?? 0,
+        excerpt(l.text, l.spans, pieces),
+        Math.min(0.99, value),
+      ];
+    });
+  details.extra = { ...details.extra, excerpts };
 }

@@ -1,4 +1,3 @@
-import type { MessageEntry } from '../model/entry.js';
 import type { JsonValue } from '../model/json.js';
 import type { ToolPart } from '../model/parts.js';
 import { shellCommand } from './paths.js';
@@ -41,18 +40,40 @@ export function toolFailed(part: ToolPart): boolean {
   return code !== undefined && code !== 0;
 }
 
-/** Whitespace flattened to single spaces, cut to `max` characters with an ellipsis. */
+/** Whitespace flattened to single spaces, cut at a word boundary to `max` characters with an ellipsis. */
 export function oneLine(text: string, max: number): string {
   // Flatten only a prefix: huge texts must not cost more than the line shown.
   const window = max * 4 + 16;
   const flat = (text.length > window ? text.slice(0, window) : text).replace(/\s+/g, ' ').trim();
-  return flat.length <= max && text.length <= window ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
+  if (flat.length <= max && text.length <= window) return flat;
+  const space = flat.lastIndexOf(' ', max - 1);
+  return `${flat.slice(0, space > max / 2 ? space : Math.max(0, max - 1))}…`;
 }
 
-/** A short readable name for a call: its shell command, else `tool(input)`. */
+const LABEL_PATH_FIELDS = [
+  'file_path',
+  'path',
+  'notebook_path',
+  'absolute_path',
+  'filePath',
+  'filename',
+  'file',
+];
+
+/** The file a call works on, when its input names one. */
+function callPath(input: JsonValue): string | undefined {
+  const o = asObject(input);
+  if (o === undefined) return undefined;
+  for (const f of LABEL_PATH_FIELDS) if (typeof o[f] === 'string' && o[f] !== '') return o[f] as string;
+  return undefined;
+}
+
+/** A short readable name for a call: its shell command, `Tool path` for file tools, else `tool(input)`. */
 export function toolLabel(part: ToolPart, max = 160): string {
   const command = shellCommand(part);
   if (command !== undefined) return oneLine(command, max);
+  const path = callPath(part.input);
+  if (path !== undefined) return oneLine(`${part.name} ${path}`, max);
   return oneLine(`${part.name}(${JSON.stringify(part.input) ?? ''})`, max);
 }
 
@@ -65,8 +86,13 @@ export function failureNote(part: ToolPart): string {
 
 export const FAILURE_SEPARATOR = ' → ';
 
+/**
+ * A rule the user set: a sentence that opens with one ("Never …", "Always …", "Don't …", "Make
+ * sure …"), addresses one to the agent ("you must …", "we should not …"), or forbids ("must not",
+ * "should never"). "must have been" and "I've always" are not rules.
+ */
 const CONSTRAINT =
-  /\b(never|always|don'?t|do not|must|mustn'?t|must not|should ?n[o']t|avoid|make sure|under no circumstances|no matter what)\b/i;
+  /\b(?:is|are) not acceptable\b|\bunacceptable\b|\bnot allowed\b|\bimportant not to\b|^(?:please,? )?(?:never|always|don'?t|do not|avoid|make sure|ensure|under no circumstances|no matter what|only)\b|\b(?:you|we|it|they)(?:'ll| will)? (?:must|mustn'?t|shouldn'?t)\b(?! have\b)|\b(?:must not|mustn'?t|should not|shouldn'?t|should never|must never|never)\b(?! (?:mind|ever)\b)(?=.{0,80}\b(?:use|push|commit|change|touch|modify|add|create|delete|remove|run|call|write|edit|refer|be|produce|do|merge|break|include|rely)\b)/i;
 const MAX_CONSTRAINT_CHARS = 400;
 const SCANNED_CHARS = 8_000;
 
@@ -82,15 +108,6 @@ export function extractConstraints(text: string): string[] {
   return out;
 }
 
-/** User-written text of an entry (synthetic text excluded), or '' for other messages. */
-export function userText(entry: MessageEntry): string {
-  const m = entry.message;
-  if (m.role !== 'user' || m.metadata?.synthetic === true || m.metadata?.summary === true) return '';
-  const texts: string[] = [];
-  for (const p of m.parts) if (p.type === 'text' && p.synthetic !== true) texts.push(p.text);
-  return texts.join('\n');
-}
-
 /** Deduplicates keeping first occurrences; over `max`, keeps both ends (oldest rules and newest). */
 export function mergeBounded(
   lists: ReadonlyArray<readonly string[]>,
@@ -102,14 +119,28 @@ export function mergeBounded(
   return [...all.slice(0, keepOldest), ...all.slice(all.length - (max - keepOldest))];
 }
 
-/** Keeps `max` items spread evenly over the list (first and last always kept): coverage over recency. */
-export function thinEvenly<T>(items: readonly T[], max: number): T[] {
-  return evenIndices(items.length, max).map((i) => items[i]!);
+const DECISION =
+  /\b(?:go with|instead of|rather than|decided|decide to|use \S+ (?:for|instead)|switch to|set \S+ to)\b/i;
+
+/** Sentences of user text that state a decision ("let's …", "use X instead", "go with …"), verbatim. */
+export function extractDecisions(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.slice(0, SCANNED_CHARS).split(/(?<=[.!?])\s+|\n+/)) {
+    const sentence = raw.replace(/^\s*(?:[-*•>]|\d+[.)])\s*/, '').trim();
+    if (sentence.length < 6 || sentence.length > MAX_CONSTRAINT_CHARS) continue;
+    if (DECISION.test(sentence) && !CONSTRAINT.test(sentence)) out.push(sentence);
+  }
+  return out;
 }
 
-/** Indices of `max` items spread evenly over `total` (all of them when total ≤ max). */
-export function evenIndices(total: number, max: number): number[] {
-  if (total <= max) return Array.from({ length: total }, (_, i) => i);
-  if (max <= 1) return max < 1 ? [] : [total - 1];
-  return Array.from({ length: max }, (_, i) => Math.round((i * (total - 1)) / (max - 1)));
+const NEXT_STEP =
+  /\b(?:next,? (?:I|we)|(?:I|we)(?:'ll| will) (?:now |next |then )?\w+|let me|now (?:I|we)|remaining|still (?:need|to do)|to do:|TODO)\b/i;
+
+/** The last sentence of an assistant's text that announces what comes next, verbatim, if any. */
+export function nextStepOf(text: string): string | undefined {
+  const sentences = text
+    .slice(-SCANNED_CHARS)
+    .split(/(?<=[.!?:])\s+|\n+/)
+    .map((s) => s.replace(/^\s*(?:[-*•>#]+|\d+[.)])\s*/, '').trim());
+  return sentences.findLast((s) => s.length >= 6 && s.length <= MAX_CONSTRAINT_CHARS && NEXT_STEP.test(s));
 }

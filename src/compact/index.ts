@@ -12,5 +12,6 @@ export * from './paths.js';
 export * from './plan.js';
 export * from './span.js';
 export * from './summarizer.js';
+export * from './summary-call.js';
 export * from './transcript.js';
 export * from './turns.js';

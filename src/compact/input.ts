@@ -7,15 +7,21 @@ import {
   SEED_001_SYSTEM_PROMPT,
   SEED_004_PROMPT,
 } from './prompts.js';
+import type { LlmCall } from './summary-call.js';
 import { renderBlocks, type TranscriptOptions } from './transcript.js';
 
 export {
   LAST_REQUEST_PREFIX,
+  SEED_000_FINAL_INSTRUCTION,
+  SEED_000_SYSTEM_PROMPT,
   SEED_001_FINAL_INSTRUCTION,
   SEED_001_MARKER_TEXT,
   SEED_001_SYSTEM_PROMPT,
+  SEED_003_SYSTEM_PROMPT,
+  SEED_004_NO_RESPONSE,
   SEED_004_PROMPT,
   SEED_004_SECTIONS,
+  SEED_004_UNDERSTOOD,
 } from './prompts.js';
 
 export type SummaryPromptStyle = 'seed-001' | 'seed-004';
@@ -37,6 +43,13 @@ export interface SummaryRequest {
   plan: CompactionPlan;
   /** Estimated prompt tokens as sent, when an estimator was given (computed on first read). */
   tokens?: number;
+  /** false: the summary is the summarizer's text alone, no deterministic appendix (seed presets). */
+  appendix?: boolean;
+  /**
+   * The call itself, made of the real history (seed presets, `compaction.summaryCall`): an LLM
+   * summarizer sends exactly this instead of a transcript.
+   */
+  call?: LlmCall;
 }
 
 export interface SummaryRequestOptions {
@@ -51,6 +64,8 @@ export interface SummaryRequestOptions {
   estimator?: Estimator;
   /** Ends the transcript with the marker's question, "What did we do so far?" (seed 001 §6.3, X-02). */
   markerQuestion?: boolean;
+  /** Add the deterministic appendix (default true). */
+  appendix?: boolean;
 }
 
 /** Builds the summarizer input for a plan. Pure. */
@@ -65,6 +80,7 @@ export function buildSummaryRequest(
     // A001-09: extra lines join the default prompt with a blank line.
     prompt: instructions ? `${base}\n\n${instructions}` : base,
     plan,
+    appendix: options.appendix ?? true,
   } as SummaryRequest;
   // Rendered on first use: the extractive summarizer reads entries and never pays for the text.
   let blocks: string[] | undefined;

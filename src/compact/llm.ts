@@ -14,6 +14,7 @@ import {
 import { rejectionFor, rejectionForError } from './llm-validate.js';
 import { SEED_001_FINAL_INSTRUCTION, SEED_004_PROMPT } from './prompts.js';
 import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
+import type { LlmCall } from './summary-call.js';
 
 export interface LlmSummarizerOptions {
   model: LanguageModel;
@@ -49,14 +50,14 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
   const window = Math.floor((options.contextWindow ?? 128_000) * (options.headroom ?? 0.9));
   const modelId = typeof options.model === 'string' ? options.model : options.model.modelId;
 
-  async function call(system: string, parts: [string, string], signal?: AbortSignal): Promise<string> {
+  /** One generateText call; its text exactly as the model wrote it, or a rejection. */
+  async function generate(request: LlmCall, signal?: AbortSignal): Promise<string> {
     if (signal?.aborted) throw rejectionForError(signal.reason, signal);
     let result: Awaited<ReturnType<typeof generateText>>;
     try {
       result = await generateText({
         model: options.model,
-        system,
-        messages: [{ role: 'user', content: parts.map((text) => ({ type: 'text' as const, text })) }],
+        ...request,
         maxOutputTokens,
         abortSignal: signal,
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
@@ -67,7 +68,12 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
     }
     const rejection = rejectionFor(result);
     if (rejection) throw rejection;
-    return result.text.trim();
+    return result.text;
+  }
+
+  async function call(system: string, parts: [string, string], signal?: AbortSignal): Promise<string> {
+    const content = parts.map((text) => ({ type: 'text' as const, text }));
+    return (await generate({ system, messages: [{ role: 'user', content }] }, signal)).trim();
   }
 
   /** One call over one piece of material, with the chunk instruction. */
@@ -130,10 +136,19 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
     async summarize(input: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
       const request = withPromptStyle(input, options.prompt);
       const details = collectDetails(request.plan);
+      // A seed's own call: the history as messages, sent as given (no chunking: the seeds have none).
+      if (request.call) {
+        const text = await generate(request.call, signal);
+        return {
+          text: request.appendix !== false ? withAppendix(text, details, !request.plan.requestInTail) : text,
+          details,
+        };
+      }
       const text = fitsWindow(request, window, estimator, maxOutputTokens)
         ? await call(request.system, requestUserParts(request), signal)
         : await mapReduce(request, signal);
-      return { text: withAppendix(text, details, !request.plan.requestInTail), details };
+      if (request.appendix === false) return { text, details };
+      return { text: withAppendix(text, details, !request.plan.requestInTail, true), details };
     },
   };
 }

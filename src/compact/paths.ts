@@ -1,5 +1,6 @@
 import type { JsonValue } from '../model/json.js';
 import type { ToolPart } from '../model/parts.js';
+import { shellSegments, type Word } from './shell-words.js';
 
 /** Files a tool call touched, split by what it did to them. */
 export interface ToolFiles {
@@ -56,39 +57,88 @@ function patchFiles(text: string): string[] {
   return out;
 }
 
-const READ_COMMANDS = new Set([
-  'cat',
-  'head',
-  'tail',
-  'less',
-  'more',
-  'grep',
-  'rg',
-  'ls',
-  'wc',
-  'diff',
-  'find',
-  'stat',
-  'file',
-  'nl',
-  'sed',
-  'awk',
-  'jq',
-  'tree',
-  'bat',
-]);
-const WRITE_COMMANDS = new Set(['rm', 'touch', 'mkdir', 'rmdir', 'chmod', 'chown', 'truncate']);
+const DOTFILES =
+  /^\.(env(\.\w+)?|gitignore|gitattributes|npmrc|nvmrc|prettierrc|eslintrc|editorconfig|bashrc|zshrc|profile|dockerignore)$/;
 
-/** A token that looks like a file path: has a slash or an extension, is not a flag, URL or glob. */
+/**
+ * A token that looks like a file path: has a slash or a file name with an extension; not a flag,
+ * URL, glob, expansion, git range (`main..HEAD`) or jq-style filter (`.type`).
+ */
 export function looksLikePath(token: string): boolean {
   if (token.length < 2 || token.length > 300) return false;
   if (/^[-+]/.test(token) || /[*?{}$`|<>=;&()'"\s]/.test(token) || /^\w+:\/\//.test(token)) return false;
   if (/^\d+(\.\d+)*$/.test(token) || /^\/(dev|proc)\//.test(token)) return false;
-  return token.includes('/') || /\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(token);
+  if (/\.\./.test(token) && !/^(\.\.\/)+[^.]/.test(token) && !/\/\.\.\//.test(token)) return false;
+  if (DOTFILES.test(token)) return true;
+  return token.includes('/') || /[^/.]\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(token);
 }
 
+/** Extensions of files (not of module names like `ash.codegen`): what an unknown command's argument must have. */
+const FILE_EXTENSION =
+  /\.(?:[cm]?[jt]sx?|json[c5l]?|md|mdx|txt|rst|py|pyi|ipynb|rb|go|rs|java|kts?|scala|swift|c|h|cc|cpp|hpp|cs|php|ex|exs|erl|hs|ml|lua|r|dart|vue|svelte|sh|bash|zsh|fish|ps1|ya?ml|toml|ini|cfg|conf|env|xml|html?|css|scss|less|sql|csv|tsv|lock|log|proto|graphql|gradle|properties|tf|dockerfile|vtt|pdf|png|jpe?g|gif|svg|webp|zip|gz|tgz|tar|db|sqlite|wasm|patch|diff)$/i;
+
+const READ_COMMANDS = new Set(
+  'cat head tail less more grep egrep fgrep rg ag ls wc diff find stat file nl sed awk gawk jq tree bat'.split(
+    ' ',
+  ),
+);
+const WRITE_COMMANDS = new Set(['rm', 'touch', 'mkdir', 'rmdir', 'chmod', 'chown', 'truncate', 'tee']);
+/** Commands whose first operand is a pattern or a program, not a file. */
+const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'jq', 'awk', 'gawk', 'sed']);
+const PATTERN_FLAGS = new Set(['-e', '-f', '--regexp', '--file', '--expression', '--from-file']);
+const NOT_FILE_VERBS = new Set([
+  'cd',
+  'pushd',
+  'echo',
+  'printf',
+  'export',
+  'source',
+  'which',
+  'type',
+  'alias',
+]);
+const PREFIXES = /^(sudo|env|time|xargs|nohup|command|exec|\w+=\S*)$/;
 const HEREDOC = /<<-?\s*['"]?(\w+)['"]?([^\n]*)\n[\s\S]*?\n\1(?=\n|$)/g;
-const NOT_FILE_VERBS = new Set(['cd', 'pushd', 'echo', 'printf', 'export', 'source', 'which', 'type']);
+
+/** Words of one simple command that name files, and whether the command changes them. */
+function segmentFiles(words: Word[], out: ToolFiles): void {
+  const ws = [...words];
+  while (ws.length > 0 && PREFIXES.test(ws[0]!.text)) ws.shift();
+  const verb = ws.shift()?.text.replace(/^.*\//, '');
+  if (verb === undefined || NOT_FILE_VERBS.has(verb)) return;
+  let operands = ws.filter((w, i) => !w.text.startsWith('-') && !PATTERN_FLAGS.has(ws[i - 1]?.text ?? ''));
+  if (PATTERN_FIRST.has(verb) && !ws.some((w) => PATTERN_FLAGS.has(w.text) || w.text.startsWith('--regexp=')))
+    operands = operands.slice(1);
+  if (verb === 'git') {
+    gitFiles(ws, out);
+    return;
+  }
+  const known = READ_COMMANDS.has(verb) || WRITE_COMMANDS.has(verb) || verb === 'mv' || verb === 'cp';
+  // A quoted word may hold spaces ("My Notes.md"): they do not make it less of a path.
+  const pathy = (w: Word) => looksLikePath(w.quoted ? w.text.replace(/ /g, '_') : w.text);
+  const args = operands
+    .filter((w) => pathy(w) && (known || FILE_EXTENSION.test(w.text) || w.text.includes('/')))
+    .map((w) => w.text);
+  if (WRITE_COMMANDS.has(verb) || (verb === 'sed' && ws.some((w) => w.text.startsWith('-i'))))
+    out.modified.push(...args);
+  else if (verb === 'mv') out.modified.push(...args);
+  else if (verb === 'cp') {
+    out.read.push(...args.slice(0, -1));
+    out.modified.push(...args.slice(-1));
+  } else out.read.push(...args);
+}
+
+/** git names files after `--`, or as operands with a file extension (other operands are refs). */
+function gitFiles(ws: Word[], out: ToolFiles): void {
+  const sub = ws.find((w) => !w.text.startsWith('-'))?.text;
+  const dashes = ws.findIndex((w) => w.text === '--');
+  const files = ws
+    .filter((w, i) => w.text !== sub && (dashes >= 0 ? i > dashes : FILE_EXTENSION.test(w.text)))
+    .map((w) => w.text)
+    .filter(looksLikePath);
+  if (sub === 'rm' || sub === 'mv' || sub === 'restore' || sub === 'checkout') out.modified.push(...files);
+  else out.read.push(...files);
+}
 
 /** Files read and modified by one shell command line (pipelines and && chains split). */
 export function shellFiles(commandLine: string): ToolFiles {
@@ -96,39 +146,24 @@ export function shellFiles(commandLine: string): ToolFiles {
   const command = commandLine.includes('<<')
     ? commandLine.replace(HEREDOC, (_m, _tag, rest: string) => rest)
     : commandLine;
-  const read: string[] = [];
-  const modified: string[] = [];
-  modified.push(...patchFiles(commandLine));
-  for (const m of command.matchAll(/(?:^|[^<>&\d])>>?\s*([^\s;&|<>]+)/g)) {
-    if (looksLikePath(m[1]!) && !m[1]!.startsWith('/dev/')) modified.push(m[1]!);
-  }
-  if (modified.length > 0 && /apply_patch|\*\*\* Begin Patch/.test(commandLine)) return { read, modified };
-  for (const segment of command.split(/&&|\|\||[;|\n]/)) {
-    const tokens = segment
-      .trim()
-      .split(/\s+/)
-      .filter((t) => t !== '');
-    while (tokens.length > 0 && /^(sudo|env|time|xargs|\w+=\S*)$/.test(tokens[0]!)) tokens.shift();
-    const verb = tokens.shift()?.replace(/^.*\//, '');
-    if (verb === undefined || NOT_FILE_VERBS.has(verb)) continue;
-    const args = tokens.filter((t, i) => looksLikePath(t) && !/^>/.test(tokens[i - 1] ?? ''));
-    if (
-      verb === 'tee' ||
-      WRITE_COMMANDS.has(verb) ||
-      (verb === 'sed' && tokens.some((t) => t.startsWith('-i')))
-    ) {
-      modified.push(...args);
-    } else if (verb === 'mv' || verb === 'cp') {
-      if (verb === 'mv') modified.push(...args);
-      else {
-        read.push(...args.slice(0, -1));
-        modified.push(...args.slice(-1));
+  const out: ToolFiles = { read: [], modified: patchFiles(commandLine) };
+  if (out.modified.length > 0 && /apply_patch|\*\*\* Begin Patch/.test(commandLine)) return out;
+  for (const words of shellSegments(command)) {
+    const kept: Word[] = [];
+    for (let i = 0; i < words.length; i++) {
+      // Redirections: `> file`, `>>file`, `2>&1`, `< file`.
+      const m = /^(\d*|&)(>>?|<)(.*)$/.exec(words[i]!.text);
+      if (!m) {
+        kept.push(words[i]!);
+        continue;
       }
-    } else if (READ_COMMANDS.has(verb) || args.length > 0) {
-      read.push(...args);
+      const target = m[3] !== '' ? m[3]! : (words[++i]?.text ?? '');
+      if (!looksLikePath(target) || target.startsWith('/dev/') || target.startsWith('&')) continue;
+      (m[2] === '<' ? out.read : out.modified).push(target);
     }
+    segmentFiles(kept, out);
   }
-  return { read, modified };
+  return out;
 }
 
 /** Files a tool call read or modified, from its input fields, its shell command or its patch text. */

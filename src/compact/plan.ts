@@ -1,14 +1,7 @@
 import { type CompactionEntry, type Entry, isMessageEntry, type MessageEntry } from '../model/entry.js';
 import { messageText } from '../model/message.js';
-import {
-  activeWindow,
-  isMarkerOnly,
-  isTurnStart,
-  latestPivot,
-  latestRequestIndex,
-  sumTokens,
-  turnRanges,
-} from './turns.js';
+import { latestRequestAt, requestText } from './requests.js';
+import { activeWindow, isMarkerOnly, isTurnStart, latestPivot, sumTokens, turnRanges } from './turns.js';
 
 export interface PlanOptions {
   /** How many of the newest user turns to keep verbatim (default 2). */
@@ -81,9 +74,10 @@ export function planCompaction(
   const toKeep = messages.slice(cut.index);
   if (toSummarize.length === 0) return { nothing: true, reason: 'every message is in the kept tail' };
 
-  const requestAt = latestRequestIndex(messages);
+  // The request the user typed last: meta lines, command echoes and notifications are not one.
+  const requestAt = latestRequestAt(messages);
   const latestUserRequest =
-    requestAt >= 0 ? messageText(messages[requestAt]!.message) : previousPivot?.pivot.details.lastUserRequest;
+    requestAt >= 0 ? requestText(messages[requestAt]!) : previousPivot?.pivot.details.lastUserRequest;
   const plan: CompactionPlan = {
     toSummarize,
     toKeep,

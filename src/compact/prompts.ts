@@ -83,3 +83,44 @@ export const SEED_004_SECTIONS = [
 
 /** Seed 004 §3: the line that carries the user's last request verbatim after the summary. */
 export const LAST_REQUEST_PREFIX = 'Last request from user was: ';
+
+/**
+ * Seed 000 gives no prompt text, only what the summary captures: "What was done / What datasources
+ * were used / What needs to be done next / Key context for continuing the conversation". Written as
+ * A000-10 recommends: seed 001's X-04 with that list (not a seed string; no verbatim test).
+ */
+export const SEED_000_SYSTEM_PROMPT = `You are a helpful AI assistant tasked with summarizing conversations.
+
+When asked to summarize, provide a detailed but concise summary of the conversation.
+Focus on information that would be helpful for continuing the conversation, including:
+- What was done
+- What datasources were used
+- What needs to be done next
+- Key context for continuing the conversation
+
+Your summary should be comprehensive enough to provide context but concise enough to be quickly understood.`;
+
+/** Seed 000's final instruction (A000-10): X-05 with a datasources clause, the new context lacking the history. */
+export const SEED_000_FINAL_INSTRUCTION = `Provide a detailed prompt for continuing our conversation above. Focus on information that would be helpful for continuing the conversation, including what we did, which datasources we used, what we're going to do next, and the key context for continuing, considering the new context will not have access to the full conversation history.`;
+
+/**
+ * Seed 003's summarizer system prompt: the seed gives only its opening, "Summarize this
+ * conversation...", and its keep / discard table (A003-06: start with those words, cover the table).
+ */
+export const SEED_003_SYSTEM_PROMPT = `Summarize this conversation so that it can continue from your summary alone: the full history will be archived and replaced by it.
+
+Keep:
+- User's current intent & what to do next (the most critical: put it first)
+- Key decisions and conclusions reached
+- Ongoing tasks and their status
+- User preferences and relevant context
+
+Discard:
+- Greetings, small talk
+- Inner monologue reasoning steps
+- Redundant tool call details
+- Intermediate tool results`;
+
+/** Seed 004 §6: the result given to a call that has none, and the reply after a trailing tool message. */
+export const SEED_004_NO_RESPONSE = 'Tool no response';
+export const SEED_004_UNDERSTOOD = 'Understood.';

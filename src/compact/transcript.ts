@@ -69,7 +69,7 @@ function partText(part: Part, o: Required<TranscriptOptions>): string | undefine
     case 'tool':
       return toolLine(part, o);
     case 'reasoning':
-    case 'compaction-marker':
+    case 'compaction':
       // Reasoning is the model's scratch work and markers are requests to us: neither is history.
       return undefined;
   }

@@ -1,13 +1,11 @@
 import { type Entry, latestPivot, type MessageEntry } from '../model/entry.js';
-import { isSummaryMessage, messageText } from '../model/message.js';
+import { isSummaryMessage } from '../model/message.js';
 
 /** A user message whose only parts are compaction markers: a queued request, not conversation. */
 export function isMarkerOnly(entry: MessageEntry): boolean {
   const { message } = entry;
   return (
-    message.role === 'user' &&
-    message.parts.length > 0 &&
-    message.parts.every((p) => p.type === 'compaction-marker')
+    message.role === 'user' && message.parts.length > 0 && message.parts.every((p) => p.type === 'compaction')
   );
 }
 
@@ -44,15 +42,6 @@ export function turnRanges(messages: readonly MessageEntry[]): Array<{ start: nu
     if (i === 0 || isTurnStart(m)) starts.push(i);
   });
   return starts.map((start, k) => ({ start, end: starts[k + 1] ?? messages.length }));
-}
-
-/** Index of the newest user-written message with text, or -1. */
-export function latestRequestIndex(messages: readonly MessageEntry[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (isTurnStart(m) && messageText(m.message).trim() !== '') return i;
-  }
-  return -1;
 }
 
 export function sumTokens(entries: readonly Entry[], from = 0, to = entries.length): number {

@@ -19,10 +19,16 @@ export const INTERRUPTED_TOOL_ERROR =
 export function repair(messages: Message[]): Message[] {
   const out: Message[] = [];
   for (const message of messages) {
-    const repaired = repairMessage(message);
-    if (repaired.parts.length > 0) out.push(repaired);
+    const repaired = repairOne(message);
+    if (repaired !== null) out.push(repaired);
   }
   return out;
+}
+
+/** One message repaired, or null when nothing of it is sendable (what `repair` drops). */
+export function repairOne(message: Message): Message | null {
+  const repaired = repairMessage(message);
+  return repaired.parts.length > 0 ? repaired : null;
 }
 
 function repairMessage(message: Message): Message {
@@ -55,7 +61,7 @@ function isSendable(part: Part): boolean {
         part.text !== '' ||
         (part.providerMetadata !== undefined && Object.keys(part.providerMetadata).length > 0)
       );
-    case 'compaction-marker':
+    case 'compaction':
       return false;
     default:
       return true;

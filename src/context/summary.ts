@@ -1,3 +1,4 @@
+import type { SUMMARY_LAYOUTS } from '../model/entry.js';
 import type { Message } from '../model/message.js';
 
 /**
@@ -6,7 +7,7 @@ import type { Message } from '../model/message.js';
  * (the marker's question, then the summary); `system` is seeds 002/003; `user-plain` is seed 004
  * (the summary text alone as the user message).
  */
-export type SummaryLayout = 'user' | 'user-plain' | 'assistant' | 'system' | 'question+assistant';
+export type SummaryLayout = (typeof SUMMARY_LAYOUTS)[number];
 
 export const DEFAULT_MARKER_QUESTION = 'What did we do so far?';
 

@@ -1,4 +1,10 @@
-import { type Entry, isMessageEntry, latestPivot, type MessageEntry } from '../model/entry.js';
+import {
+  type CompactionEntry,
+  type Entry,
+  isMessageEntry,
+  latestPivot,
+  type MessageEntry,
+} from '../model/entry.js';
 import type { AssistantMessage, Message, UserMessage } from '../model/message.js';
 import { type AssistantPart, type ToolPart, type UserPart, withPlaceholderOutput } from '../model/parts.js';
 import { DEFAULT_MARKER_QUESTION, type SummaryLayout, summaryMessages } from './summary.js';
@@ -18,7 +24,7 @@ export interface ViewOptions {
   dropPendingMarkers?: boolean;
 }
 
-interface ResolvedView {
+export interface ResolvedView {
   system: string | undefined;
   summaryAs: SummaryLayout;
   placeholder: string;
@@ -26,7 +32,7 @@ interface ResolvedView {
   dropPendingMarkers: boolean;
 }
 
-function resolve(opts: ViewOptions): ResolvedView {
+export function resolveView(opts: ViewOptions): ResolvedView {
   return {
     system: opts.system,
     summaryAs: opts.summaryAs ?? 'user',
@@ -41,36 +47,58 @@ function resolve(opts: ViewOptions): ResolvedView {
  * newer messages (seed 001 §4.4, seed 002 "Context Assembly", A002-06). `entries` may hold older
  * entries too; the latest compaction entry among them decides where the view starts.
  */
-export function buildView(entries: Entry[], opts: ViewOptions = {}): Message[] {
-  const o = resolve(opts);
+export function buildView(entries: readonly Entry[], opts: ViewOptions = {}): Message[] {
+  const o = resolveView(opts);
   const ordered = inSeqOrder(entries);
-  const pivotEntry = latestPivot(ordered) ?? undefined;
-  const out: Message[] = [];
-  if (o.system !== undefined && o.system !== '') {
-    out.push({ role: 'system', parts: [{ type: 'text', text: o.system }] });
-  }
-  let selected: MessageEntry[] = ordered.filter(isMessageEntry);
-  if (pivotEntry !== undefined) {
-    const { pivot } = pivotEntry;
-    const fromSeq = pivot.firstKeptId === null ? pivotEntry.seq + 1 : seqOf(ordered, pivot.firstKeptId);
-    selected = selected.filter((e) => e.seq >= fromSeq && e.id !== pivot.markerId);
-    out.push(...summaryMessages(pivot.summary, o.summaryAs, o.markerQuestion));
-  }
-  for (const entry of selected) {
+  const window = viewWindow(ordered);
+  const out = headMessages(o, window.pivot);
+  for (const entry of ordered) {
+    if (!window.shows(entry)) continue;
     const message = viewMessage(entry.message, o);
     if (message !== null) out.push(message);
   }
   return out;
 }
 
-function inSeqOrder(entries: Entry[]): Entry[] {
+/** Where the view starts: the latest pivot, and which message entries it shows. */
+export interface ViewWindow {
+  pivot: CompactionEntry | null;
+  shows(entry: Entry): entry is MessageEntry;
+}
+
+export function viewWindow(ordered: readonly Entry[]): ViewWindow {
+  const pivotEntry = latestPivot(ordered);
+  if (pivotEntry === null) return { pivot: null, shows: isMessageEntry };
+  const { pivot } = pivotEntry;
+  const fromSeq = pivot.firstKeptId === null ? pivotEntry.seq + 1 : seqOf(ordered, pivot.firstKeptId);
+  return {
+    pivot: pivotEntry,
+    shows: (e): e is MessageEntry => e.kind === 'message' && e.seq >= fromSeq && e.id !== pivot.markerId,
+  };
+}
+
+/** The system prompt, then the pivot's summary messages: what comes before any entry. */
+export function headMessages(o: ResolvedView, pivotEntry: CompactionEntry | null): Message[] {
+  const out: Message[] = [];
+  if (o.system !== undefined && o.system !== '') {
+    out.push({ role: 'system', parts: [{ type: 'text', text: o.system }] });
+  }
+  if (pivotEntry !== null) {
+    const { pivot } = pivotEntry;
+    for (const m of summaryMessages(pivot.summary, pivot.summaryAs ?? o.summaryAs, o.markerQuestion))
+      out.push(m);
+  }
+  return out;
+}
+
+export function inSeqOrder(entries: readonly Entry[]): readonly Entry[] {
   for (let i = 1; i < entries.length; i++) {
     if (entries[i]!.seq < entries[i - 1]!.seq) return [...entries].sort((a, b) => a.seq - b.seq);
   }
   return entries;
 }
 
-function seqOf(ordered: Entry[], id: string): number {
+function seqOf(ordered: readonly Entry[], id: string): number {
   const found = ordered.find((e) => e.id === id);
   // A silent fallback would drop the kept tail without a word; the caller loaded too little.
   if (found === undefined)
@@ -78,7 +106,8 @@ function seqOf(ordered: Entry[], id: string): number {
   return found.seq;
 }
 
-function viewMessage(message: Message, o: ResolvedView): Message | null {
+/** One stored message as the model sees it (null: not shown), before any provider repair. */
+export function viewMessage(message: Message, o: ResolvedView): Message | null {
   switch (message.role) {
     case 'system':
       return message;
@@ -100,14 +129,15 @@ function failedStep(message: AssistantMessage): boolean {
   return !message.parts.some((p) => p.type === 'tool' && (p.state === 'completed' || p.state === 'error'));
 }
 
-function viewUser(message: UserMessage, o: ResolvedView): UserMessage {
-  if (!message.parts.some((p) => p.type === 'compaction-marker')) return message;
+/** A queued compaction task is shown as the marker question, or not at all (nothing else left: no message). */
+function viewUser(message: UserMessage, o: ResolvedView): UserMessage | null {
+  if (!message.parts.some((p) => p.type === 'compaction')) return message;
   const parts: UserPart[] = [];
   for (const part of message.parts) {
-    if (part.type !== 'compaction-marker') parts.push(part);
+    if (part.type !== 'compaction') parts.push(part);
     else if (!o.dropPendingMarkers) parts.push({ type: 'text', text: o.markerQuestion, synthetic: true });
   }
-  return { ...message, parts };
+  return parts.length === 0 ? null : { ...message, parts };
 }
 
 function viewAssistant(message: AssistantMessage, o: ResolvedView): AssistantMessage {

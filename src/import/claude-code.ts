@@ -1,6 +1,8 @@
 import type { JsonObject } from '../model/json.js';
 import type { AssistantMessage, UserMessage } from '../model/message.js';
 import { mediaBlock, reasoningBlock, textBlock, toolResultBlock } from './anthropic-blocks.js';
+import { type Boundary, compactionOf, unanswered } from './claude-code-compaction.js';
+import { UserQueue } from './claude-code-queue.js';
 import {
   isRecord,
   joinField,
@@ -15,15 +17,18 @@ import {
 } from './fields.js';
 import { type JsonLine, parseJsonLines } from './json-text.js';
 import { TranscriptBuilder } from './transcript-builder.js';
-import type { ImportedSession, ImportWhere } from './types.js';
+import type { ImportedCompaction, ImportedSession, ImportWhere } from './types.js';
 
 /**
- * A Claude Code session (JSONL). Only `user` and `assistant` lines hold the conversation; the rest
- * (`summary` titles, `system` notices, file snapshots, queue operations) are UI state and skipped.
- * Lines of a sub-agent (`isSidechain`) are not in the main context and are skipped with a warning.
+ * A Claude Code session (JSONL). `user` and `assistant` lines hold the conversation, and
+ * `queue-operation` lines the messages the user typed while the agent worked (see
+ * claude-code-queue.ts); the rest (`summary` titles, `system` notices, file snapshots) are UI
+ * state and skipped. Lines of a sub-agent (`isSidechain`) are not in the main context and are
+ * skipped with a warning, unless the file is the sub-agent's own (`subagents/agent-<id>.jsonl`,
+ * all lines sidechains).
  * Assistant lines sharing a `message.id` are one streamed response, merged; the usage of the last
- * line wins. The summary written at a `compact_boundary` (a user line with `isCompactSummary`)
- * becomes a user message with metadata `{summary: true, compaction: <the boundary's metadata>}`;
+ * line wins. A `compact_boundary` and the summary line after it (`isCompactSummary`) become one
+ * compaction: Claude Code sent that summary, then what followed, and nothing from before.
  * `isMeta` user lines get `{meta: true}`.
  */
 export function parseClaudeCode(text: string, where: ImportWhere = {}): ImportedSession {
@@ -33,34 +38,86 @@ export function parseClaudeCode(text: string, where: ImportWhere = {}): Imported
 export function parseClaudeCodeLines(lines: JsonLine[], where: ImportWhere = {}): ImportedSession {
   const b = new TranscriptBuilder();
   const byResponseId = new Map<string, number>();
+  const compactions: ImportedCompaction[] = [];
+  const subagent = isSubagentFile(lines);
   let sessionId: string | undefined;
   let sidechain = 0;
-  let boundary: JsonObject | undefined;
+  let boundary: Boundary | undefined;
+  const queue = new UserQueue();
   for (const { line, value } of lines) {
     const w: ImportWhere = { file: where.file, line };
     const rec = needRecord(value, w, '');
     const type = needString(rec.type, w, 'type');
-    if (typeof rec.sessionId === 'string') sessionId ??= rec.sessionId;
-    if (rec.isSidechain === true) {
+    const id = subagent ? rec.agentId : rec.sessionId;
+    if (typeof id === 'string') sessionId ??= id;
+    if (typeof rec.cwd === 'string') b.workingDirectory(rec.cwd);
+    if (type === 'queue-operation') {
+      queue.apply(b, rec, w, createdAt(rec));
+      continue;
+    }
+    if (rec.isSidechain === true && !subagent) {
       sidechain++;
       continue;
     }
     if (type === 'system' && rec.subtype === 'compact_boundary') {
-      boundary = isRecord(rec.compactMetadata) ? (rec.compactMetadata as JsonObject) : {};
-    } else if (type === 'user') {
-      const metadata =
-        rec.isCompactSummary === true
-          ? { summary: true, ...(boundary ? { compaction: boundary } : {}) }
-          : undefined;
-      if (metadata) boundary = undefined;
-      addUser(b, rec, w, rec.isMeta === true ? { meta: true, synthetic: true } : metadata);
-    } else if (type === 'assistant') {
-      addAssistant(b, rec, w, byResponseId);
+      if (boundary) b.warnings.push(unanswered(boundary));
+      const metadata = isRecord(rec.compactMetadata) ? (rec.compactMetadata as JsonObject) : undefined;
+      boundary = { line, metadata, ...createdAt(rec) };
+    } else if (type === 'user' && rec.isCompactSummary === true) {
+      addSummary(b, compactions, rec, w, boundary);
+      boundary = undefined;
+    } else if (type === 'user' || type === 'assistant') {
+      if (boundary) b.warnings.push(unanswered(boundary));
+      boundary = undefined;
+      if (type === 'user')
+        addUser(b, rec, w, rec.isMeta === true ? { meta: true, synthetic: true } : undefined);
+      else addAssistant(b, rec, w, byResponseId);
     }
   }
+  if (boundary) b.warnings.push(unanswered(boundary));
+  queue.finish(b);
   if (sidechain > 0) b.warnings.push(`${sidechain} sub-agent (sidechain) lines skipped`);
   const messages = b.finish({ file: where.file });
-  return { format: 'claude-code', ...(sessionId ? { sessionId } : {}), messages, warnings: b.warnings };
+  return {
+    format: 'claude-code',
+    ...(sessionId ? { sessionId } : {}),
+    messages,
+    ...(compactions.length > 0 ? { compactions } : {}),
+    warnings: b.warnings,
+    ...(b.issues.length > 0 ? { issues: b.issues } : {}),
+  };
+}
+
+/**
+ * A sub-agent's own file (`<session>/subagents/agent-<id>.jsonl`): every conversation line is a
+ * sidechain. There the sidechain is the conversation, named by its `agentId`.
+ */
+function isSubagentFile(lines: JsonLine[]): boolean {
+  const turns = lines.filter(
+    ({ value }) => isRecord(value) && (value.type === 'user' || value.type === 'assistant'),
+  );
+  return turns.length > 0 && turns.every(({ value }) => (value as Rec).isSidechain === true);
+}
+
+/**
+ * The summary Claude Code wrote after a compact_boundary. With nothing before it there is nothing
+ * it replaced, so it stays what it is in the file: a user message, flagged as a summary.
+ */
+function addSummary(
+  b: TranscriptBuilder,
+  compactions: ImportedCompaction[],
+  rec: Rec,
+  w: ImportWhere,
+  boundary: Boundary | undefined,
+): void {
+  if (b.messages.length > 0) {
+    compactions.push(compactionOf(b.messages.length, rec, w, boundary, createdAt(rec).createdAt));
+    return;
+  }
+  b.warnings.push(`line ${w.line}: compact summary with no earlier messages imported as a user message`);
+  const metadata: JsonObject = { summary: true };
+  if (boundary?.metadata) metadata.compaction = boundary.metadata;
+  addUser(b, rec, w, metadata);
 }
 
 const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
@@ -80,9 +137,7 @@ function addUser(b: TranscriptBuilder, rec: Rec, w: ImportWhere, metadata: JsonO
       else if (type === 'image' || type === 'document') user.parts.push(mediaBlock(block, w, field));
       else if (type === 'tool_result') {
         const callId = needId(block.tool_use_id, w, joinField(field, 'tool_use_id'));
-        if (!b.resolve(callId, toolResultBlock(block, w, field))) {
-          b.warnings.push(`line ${w.line}: result for unknown tool call ${callId} dropped`);
-        }
+        b.resolveOrKeep(callId, toolResultBlock(block, w, field), { line: w.line, field });
       } else b.warnings.push(`line ${w.line}: ${field} of type ${type} skipped`);
     });
   }

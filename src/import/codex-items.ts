@@ -40,9 +40,9 @@ function texts(list: unknown, where: ImportWhere, field: string): string[] {
  * the encrypted content and item id are kept under providerMetadata.openai, the names the AI SDK
  * uses to send reasoning back to the Responses API.
  */
-export function reasoningItem(item: Rec, where: ImportWhere): ReasoningPart {
-  const summary = texts(item.summary, where, 'payload.summary');
-  const content = texts(item.content, where, 'payload.content');
+export function reasoningItem(item: Rec, where: ImportWhere, field: string): ReasoningPart {
+  const summary = texts(item.summary, where, joinField(field, 'summary'));
+  const content = texts(item.content, where, joinField(field, 'content'));
   const openai: JsonObject = {};
   if (typeof item.id === 'string') openai.itemId = item.id;
   if (typeof item.encrypted_content === 'string') openai.reasoningEncryptedContent = item.encrypted_content;

@@ -17,18 +17,52 @@ export interface CondenseExport {
   entries: Entry[];
 }
 
+const count = z.number().int().nonnegative();
+const usageSchema = z.object({
+  inputTotal: count,
+  cacheRead: count,
+  cacheWrite: count,
+  output: count,
+  reasoning: count,
+});
+const calibrationSchema = z.object({
+  ratio: z.number().positive(),
+  overheadRaw: z.number(),
+  residual: z.number(),
+  samples: count,
+  anchorRaw: z.number().optional(),
+  anchorTokens: z.number().optional(),
+  residualLow: z.number().optional(),
+});
+const stateSchema = z.object({
+  lastUsage: z.object({ usage: usageSchema, model: z.string().optional(), afterSeq: count }).nullable(),
+  addedSinceUsage: z.number().int(),
+  calibration: z.record(z.string(), calibrationSchema),
+});
+
 const headerSchema = z.object({
   id: z.string().min(1),
   createdAt: z.number(),
   metadata: jsonObjectSchema,
+  state: stateSchema.optional(),
 });
 
 export function exportJsonl(session: CondenseSessionHeader, entries: readonly Entry[]): string {
+  const { state } = session;
   const header = {
     type: 'session',
     id: session.id,
     createdAt: session.createdAt,
     metadata: session.metadata,
+    ...(state
+      ? {
+          state: {
+            lastUsage: state.lastUsage,
+            addedSinceUsage: state.addedSinceUsage,
+            calibration: state.calibration,
+          },
+        }
+      : {}),
   };
   const lines = [
     JSON.stringify(header),
@@ -75,6 +109,13 @@ export function parseCondenseJsonl(text: string, where: Pick<ImportWhere, 'file'
     previousSeq = entry.seq;
     return entry;
   });
+  const afterSeq = session.state?.lastUsage?.afterSeq;
+  if (afterSeq !== undefined && afterSeq > previousSeq + 1)
+    fail(
+      `afterSeq ${afterSeq} is past the last entry (seq ${previousSeq})`,
+      headWhere,
+      'state.lastUsage.afterSeq',
+    );
   return { session, entries };
 }
 

@@ -62,7 +62,7 @@ export function parseOpenAIChat(value: unknown, where: ImportWhere = {}): Import
         fail('missing tool_call_id', inner, joinField(field, 'tool_call_id'));
       const id = needId(callId, inner, joinField(field, 'tool_call_id'));
       const output = contentText(m.content, inner, joinField(field, 'content'));
-      if (!b.resolve(id, { output })) b.warnings.push(`${field}: result for unknown tool call ${id} dropped`);
+      b.resolveOrKeep(id, { output }, origin);
     }
   });
   return {
@@ -70,6 +70,7 @@ export function parseOpenAIChat(value: unknown, where: ImportWhere = {}): Import
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
     messages: b.finish(inner),
     warnings: b.warnings,
+    ...(b.issues.length > 0 ? { issues: b.issues } : {}),
   };
 }
 

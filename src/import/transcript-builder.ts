@@ -1,8 +1,8 @@
 import type { JsonObject, JsonValue } from '../model/json.js';
-import type { Message } from '../model/message.js';
+import type { Message, UserMessage } from '../model/message.js';
 import type { FilePart, ToolPart } from '../model/parts.js';
 import { parseMessage } from '../model/validate.js';
-import type { ImportedMessage, ImportWhere } from './types.js';
+import type { ImportedMessage, ImportIssue, ImportWhere } from './types.js';
 
 export type ToolResult =
   | { output: JsonValue; attachments?: FilePart[] }
@@ -36,11 +36,26 @@ export const NO_RESULT = 'no result recorded';
 export class TranscriptBuilder {
   readonly messages: ImportedMessage[] = [];
   readonly warnings: string[] = [];
+  readonly issues: ImportIssue[] = [];
   private readonly origins: Origin[] = [];
   private readonly unanswered = new Map<string, PartRef[]>();
   private readonly seenIds = new Set<string>();
+  private cwd: string | undefined;
+  private markedCwd: string | undefined;
+
+  /**
+   * The working directory the source recorded. The next message carries it (`metadata.cwd`) when
+   * it changed, so that summaries can name files relative to it.
+   */
+  workingDirectory(cwd: string): void {
+    if (cwd.startsWith('/')) this.cwd = cwd;
+  }
 
   push(entry: ImportedMessage, origin: Origin = {}): number {
+    if (this.cwd !== undefined && this.cwd !== this.markedCwd) {
+      entry.message.metadata = { ...entry.message.metadata, cwd: this.cwd };
+      this.markedCwd = this.cwd;
+    }
     this.messages.push(entry);
     this.origins.push(origin);
     return this.messages.length - 1;
@@ -83,6 +98,38 @@ export class TranscriptBuilder {
     return true;
   }
 
+  /**
+   * Fills the earliest unanswered call with this id; a result that answers no call is kept where it
+   * was, as a user message marked `orphanResult`, and reported. Either way the run has moved on,
+   * so a call left unanswered before it is no longer in flight.
+   */
+  resolveOrKeep(callId: string, result: ToolResult, origin: Origin): void {
+    if (this.resolve(callId, result)) return;
+    const text =
+      'error' in result
+        ? result.error
+        : typeof result.output === 'string'
+          ? result.output
+          : JSON.stringify(result.output);
+    const message: UserMessage = {
+      role: 'user',
+      parts: [
+        {
+          type: 'text',
+          text: `[result of tool call ${callId}, which no call in the transcript made]\n${text}`,
+        },
+        ...(result.attachments ?? []),
+      ],
+      metadata: { orphanResult: { callId, ...('error' in result ? { isError: true } : {}) } },
+    };
+    this.push({ message }, origin);
+    this.issues.push({
+      kind: 'orphan-result',
+      detail: `result for tool call ${callId}, which no call made`,
+      ...origin,
+    });
+  }
+
   private settle(ref: PartRef, result: ToolResult): void {
     const message = this.messages[ref.message]!.message;
     const pending = message.parts[ref.part] as ToolPart;
@@ -108,6 +155,12 @@ export class TranscriptBuilder {
       for (const ref of queue) if (ref.message !== lastIndex) this.settle(ref, { error: NO_RESULT });
     }
     this.unanswered.clear();
+    for (const issue of this.issues) {
+      if (issue.line === undefined && issue.field !== undefined) {
+        const line = where.line ?? where.lineOf?.(issue.field);
+        if (line !== undefined) issue.line = line;
+      }
+    }
     this.messages.forEach((entry, i) => {
       const { field, line } = this.origins[i]!;
       try {

@@ -13,6 +13,7 @@ export interface EntryPlace {
 
 /** A message entry with its token estimates computed once, here, and stored with it. */
 export function buildMessageEntry(message: Message, place: EntryPlace, estimator: Estimator): MessageEntry {
+  const partTokens = message.parts.map((p) => estimator.part(p));
   return {
     kind: 'message',
     id: place.id ?? randomUUID(),
@@ -21,8 +22,9 @@ export function buildMessageEntry(message: Message, place: EntryPlace, estimator
     seq: place.seq,
     createdAt: place.createdAt ?? Date.now(),
     message,
-    partTokens: message.parts.map((p) => estimator.part(p)),
-    tokens: estimator.message(message),
+    partTokens,
+    // Given the part figures, the message total tokenizes only the calls' names and inputs.
+    tokens: estimator.message(message, partTokens),
   };
 }
 

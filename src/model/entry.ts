@@ -12,6 +12,9 @@ export const pivotDetailsSchema = z.object({
   extra: z.record(z.string(), jsonValueSchema).optional(),
 });
 
+/** Where a pivot's summary goes in the view (see context/summary.ts for each layout). */
+export const SUMMARY_LAYOUTS = ['user', 'user-plain', 'assistant', 'system', 'question+assistant'] as const;
+
 /**
  * The pivot (seed 002's compaction turn). Everything up to `summarizedThroughId` is represented by
  * `summary`; the view sends the summary, then entries from `firstKeptId` (null: none kept) onward.
@@ -29,6 +32,11 @@ export const pivotSchema = z.object({
   previousPivotId: z.string().min(1).nullable(),
   /** The marker message this compaction answered, if it was queued. */
   markerId: z.string().min(1).optional(),
+  /**
+   * The layout this summary is always sent in, over the session's: an imported agent's summary
+   * was written to be sent as it is (Claude Code and Codex send it as a plain user message).
+   */
+  summaryAs: z.enum(SUMMARY_LAYOUTS).optional(),
 });
 
 const entryBase = {

@@ -29,11 +29,33 @@ export const userMessageSchema = z.object({
   metadata: messageMetadataSchema.optional(),
 });
 
-export const assistantMessageSchema = z.object({
-  role: z.literal('assistant'),
-  parts: z.array(z.union([textPartSchema, reasoningPartSchema, filePartSchema, toolPartSchema])),
-  metadata: messageMetadataSchema.optional(),
-});
+/**
+ * Call ids are unique within one assistant message: a provider pairs a step's calls with their
+ * results by id (OpenAI rejects a repeat outright), so two calls sharing one are ambiguous at the
+ * source. Across messages an id may repeat (tau-bench runs reuse them): each message's calls are
+ * answered right after it, so pairing stays positional, and serializers rename where a provider
+ * wants ids unique in the whole request.
+ */
+export const assistantMessageSchema = z
+  .object({
+    role: z.literal('assistant'),
+    parts: z.array(z.union([textPartSchema, reasoningPartSchema, filePartSchema, toolPartSchema])),
+    metadata: messageMetadataSchema.optional(),
+  })
+  .superRefine((message, ctx) => {
+    const first = new Map<string, number>();
+    message.parts.forEach((part, i) => {
+      if (part.type !== 'tool') return;
+      const earlier = first.get(part.callId);
+      if (earlier === undefined) first.set(part.callId, i);
+      else
+        ctx.addIssue({
+          code: 'custom',
+          path: ['parts', i, 'callId'],
+          message: `tool call id ${JSON.stringify(part.callId)} is already used by parts[${earlier}] of this message; call ids must be unique within a message`,
+        });
+    });
+  });
 
 /** Which part may stand in which role is part of the type: tools only in assistant messages. */
 export const messageSchema = z.discriminatedUnion('role', [

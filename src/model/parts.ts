@@ -65,9 +65,12 @@ export const toolPartSchema = z.discriminatedUnion('state', [
   }),
 ]);
 
-/** A queued compaction request (seed 001 §4.1), carried by a user message. */
+/**
+ * A queued compaction task (seed 000 step 2, seed 001 §4.1: a user message with a part of type
+ * `'compaction'`), `auto` when the overflow check queued it.
+ */
 export const compactionMarkerPartSchema = z.object({
-  type: z.literal('compaction-marker'),
+  type: z.literal('compaction'),
   auto: z.boolean(),
   instructions: z.string().optional(),
 });
@@ -86,7 +89,7 @@ export type UserPart = TextPart | FilePart | CompactionMarkerPart;
 export type AssistantPart = TextPart | ReasoningPart | FilePart | ToolPart;
 export type Part = UserPart | AssistantPart;
 
-export const PART_TYPES = ['text', 'reasoning', 'file', 'tool', 'compaction-marker'] as const;
+export const PART_TYPES = ['text', 'reasoning', 'file', 'tool', 'compaction'] as const;
 export type PartType = (typeof PART_TYPES)[number];
 
 /** Tool parts whose output exists and may be pruned. */
@@ -107,7 +110,9 @@ export function withPlaceholderOutput(part: ToolPart, placeholder: string): Tool
   return part;
 }
 
-export type ToolOutcome = { state: 'completed'; output: JsonValue } | { state: 'error'; error: string };
+export type ToolOutcome =
+  | { state: 'completed'; output: JsonValue; attachments?: FilePart[] }
+  | { state: 'error'; error: string };
 
 /** A call that was pending or running, now finished: its call fields kept, the outcome added. */
 export function finishedCall(call: ToolPart, outcome: ToolOutcome, endedAt?: number): ToolPart {

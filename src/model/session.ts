@@ -1,4 +1,4 @@
-import type { JsonObject } from './json.js';
+import type { JsonObject, JsonValue } from './json.js';
 
 /** Provider usage normalized so that `inputTotal` is the whole prompt, cached part included. */
 export interface Usage {
@@ -22,6 +22,8 @@ export interface Calibration {
   /** The previous sample (raw log estimate, reported tokens): the slope to the next one is the ratio. */
   anchorRaw?: number;
   anchorTokens?: number;
+  /** The smallest residual since the last compaction: the overhead every request carried. */
+  residualLow?: number;
 }
 
 /**
@@ -45,10 +47,15 @@ export interface SessionState {
   /** Estimated tokens appended since the request that produced `lastUsage`. */
   addedSinceUsage: number;
   calibration: Record<string, Calibration>;
-  /** Id of a queued compaction-marker message not yet answered by a pivot. */
+  /** Id of a queued compaction task message (a user message with a `compaction` part) not yet answered by a pivot. */
   pendingMarkerId: string | null;
   /** Erase-mode pruning of the whole log (seed 000) has scanned every entry below this seq. */
   erasedBelowSeq?: number;
+  /**
+   * An integration's position in its caller's own message list (the AI SDK middleware's prompt
+   * cursor), opaque to the session and written in the same write as the entries it accounts for.
+   */
+  cursor?: JsonValue;
 }
 
 export interface SessionRecord {

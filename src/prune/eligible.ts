@@ -16,7 +16,7 @@ export function startsPruneTurn(message: Message, counting: ResolvedPruneOptions
   if (message.role !== 'user') return false;
   if (counting === 'any-user') return true;
   if (message.metadata?.synthetic === true || message.metadata?.summary === true) return false;
-  if (message.parts.some((p) => p.type === 'compaction-marker')) return false;
+  if (message.parts.some((p) => p.type === 'compaction')) return false;
   const allSynthetic =
     message.parts.length > 0 && message.parts.every((p) => p.type === 'text' && p.synthetic);
   return !allSynthetic;

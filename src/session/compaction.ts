@@ -13,9 +13,11 @@ import { renderContext, splitAiSdkSystem } from '../context/index.js';
 import { buildCompactionEntry } from '../model/build.js';
 import type { CompactionEntry, Entry, Pivot } from '../model/entry.js';
 import type { Message } from '../model/message.js';
+import { planHeldInPart } from './cold-window.js';
 import { appendWrite } from './entries.js';
 import type { Session } from './session.js';
 import { afterPivot } from './state.js';
+import { seedCall, summarizedView, viewOptions } from './summary-input.js';
 
 export type CompactionOutcome =
   | {
@@ -55,10 +57,13 @@ export async function runCompaction(
   const residual = state.calibration[state.lastUsage?.model ?? config.model]?.residual ?? 0;
   const overhead = Math.ceil(calibrated(session.overheadRaw) + Math.max(0, residual));
   const limit = config.budget.limit;
-  const plan = planCompaction(
-    log.active,
-    planOptions(session, limit === null ? null : limit - overhead, estimate.ratio),
-  );
+  const instructions =
+    [config.compaction.instructions, opts.instructions].filter(Boolean).join('\n\n') || undefined;
+  const options = planOptions(session, limit === null ? null : limit - overhead, estimate.ratio);
+  // A window held only in part is streamed and pre-summarized in chunks (session/cold-window.ts).
+  const plan = log.whole
+    ? planCompaction(log.active, options)
+    : await planHeldInPart(session, options, { instructions, signal: opts.signal });
   if ('nothing' in plan) {
     if (opts.markerId) await clearMarker(session);
     return { status: 'skipped', reason: plan.reason };
@@ -77,13 +82,20 @@ export async function runCompaction(
     tokensBefore,
   });
 
-  const instructions =
-    [config.compaction.instructions, opts.instructions].filter(Boolean).join('\n\n') || undefined;
-  const request = buildSummaryRequest(plan, { instructions, estimator: config.estimator });
+  const { appendix, summaryCall, formatSummary } = config.compaction;
+  const request = buildSummaryRequest(plan, { instructions, estimator: config.estimator, appendix });
+  let view: Message[] | undefined;
+  const spanView = () => (view ??= summarizedView(config, log.active, plan));
+  if (summaryCall) {
+    // A001-09: extra instructions follow the seed's own with a blank line.
+    const prompt = [summaryCall.prompt, instructions].filter(Boolean).join('\n\n') || undefined;
+    request.call = seedCall({ ...summaryCall, prompt }, spanView(), session.sentContext);
+  }
   const result = await config.summarizer.summarize(request, opts.signal);
   opts.signal?.throwIfAborted();
-  const format = config.compaction.formatSummary;
-  const summary = withLatestRequest(format ? format(result.text, plan.latestUserRequest) : result.text, plan);
+  const summary = formatSummary
+    ? formatSummary(result.text, { latestRequest: plan.latestUserRequest, view: spanView() })
+    : withLatestRequest(result.text, plan);
 
   let pivotEntry: CompactionEntry | null = null;
   let tokensAfter = 0;
@@ -208,14 +220,13 @@ async function appendContinue(session: Session): Promise<void> {
 
 /** After compaction the provider's last count is stale: use its count endpoint if one is configured. */
 async function recount(session: Session): Promise<void> {
-  const { countTokens, summaryAs } = session.config.compaction;
+  const { countTokens } = session.config.compaction;
   if (!countTokens) return;
   // Count exactly what prepare() would send next.
   const payload = renderContext(session.log.active, {
+    ...viewOptions(session.config),
     format: 'ai-sdk',
     system: session.sentContext.system,
-    summaryAs,
-    prunedPlaceholder: session.config.prune?.placeholder,
   });
   const tokens = await countTokens({ ...splitAiSdkSystem(payload), tools: session.sentContext.tools });
   if (tokens === undefined || !Number.isFinite(tokens)) return;

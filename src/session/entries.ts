@@ -1,5 +1,6 @@
 import { buildMessageEntry } from '../model/build.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
+import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/message.js';
 import type { SessionRecord } from '../model/session.js';
 import type { Write } from './log.js';
@@ -37,4 +38,16 @@ export function appendWrite(messages: Message[], config: ResolvedSession) {
 export function toList<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
+}
+
+/** The same write, also setting the integration cursor (when given) in that one commit. */
+export function withCursor<E extends Entry>(
+  compute: (record: SessionRecord, active: Entry[]) => Write<E>,
+  cursor: JsonValue | undefined,
+) {
+  if (cursor === undefined) return compute;
+  return (record: SessionRecord, active: Entry[]): Write<E> => {
+    const write = compute(record, active);
+    return { ...write, state: { ...write.state, cursor } };
+  };
 }

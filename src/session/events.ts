@@ -6,6 +6,8 @@ export interface SessionEvents {
   'compaction:start': { auto: boolean; reason: string; tokensBefore: number };
   'compaction:end': { pivot: CompactionEntry; tokensBefore: number; tokensAfter: number; millis: number };
   'compaction:error': { error: Error };
+  /** Automatic compaction failed `failures` times in a row and is off until a manual compact(). */
+  'compaction:stopped': { failures: number; error: Error };
   prune: { parts: number; tokensSaved: number };
   /** Something failed that does not undo what was done (e.g. the recount after a compaction). */
   warning: { message: string; error: unknown };

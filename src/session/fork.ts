@@ -1,4 +1,5 @@
-import { type CompactionEntry, type Entry, isCompactionEntry } from '../model/entry.js';
+import { isMarkerOnly } from '../compact/turns.js';
+import { type CompactionEntry, type Entry, isCompactionEntry, latestPivot } from '../model/entry.js';
 import { emptySessionState, type SessionRecord } from '../model/session.js';
 import type { Store } from '../store/store.js';
 import { stateFromEntries } from './state.js';
@@ -8,8 +9,11 @@ import { stateFromEntries } from './state.js';
  * - 'exact' (default): the log as it stood at the fork point, pivots included, so the fork's view
  *   is exactly what the model saw then — no history from before a pivot leaks in.
  * - 'full': every message up to the fork point verbatim, no pivots ("full reconstruction").
- * - 'summary': seed 002's literal default. If a later compaction summarized the fork point, the
- *   fork starts from that summary alone (it may mention turns after the fork point); else 'exact'.
+ * - 'summary': seed 002's literal default (A002-07). If a later compaction summarized the fork point,
+ *   the fork keeps the log up to the fork point (full history stays traversable) and ends it with a
+ *   pivot carrying that compaction's summary, so its view is that summary alone (it may mention
+ *   turns after the fork point: `details.extra.forkedFromCompaction` says through which entry it
+ *   reaches); else 'exact'.
  */
 export type ForkMode = 'exact' | 'full' | 'summary';
 
@@ -38,16 +42,37 @@ export function planFork(log: Entry[], atId: string, mode: ForkMode): ForkPlan {
   if (mode === 'full') return { entries: upTo.filter((e) => e.kind === 'message'), fromSummary: null };
   if (mode === 'summary') {
     const summarizer = compactionThatSummarized(log, at);
-    if (summarizer) {
-      // The fork's log starts here: nothing before this pivot exists in it.
-      const seed: CompactionEntry = {
-        ...summarizer,
-        pivot: { ...summarizer.pivot, firstKeptId: null, previousPivotId: null },
-      };
-      return { entries: [seed], fromSummary: summarizer };
-    }
+    const seed = summarizer && summaryPivot(upTo, summarizer);
+    if (seed) return { entries: [...upTo, seed], fromSummary: summarizer };
   }
   return { entries: upTo, fromSummary: null };
+}
+
+/**
+ * The pivot that ends a summary fork: `source`'s summary standing for the fork's own window (what
+ * the view showed after the fork point's latest pivot), keeping nothing. Null when that window has
+ * no message (the fork point is a pivot that kept nothing: its view is already a summary).
+ */
+function summaryPivot(prefix: Entry[], source: CompactionEntry): CompactionEntry | null {
+  const previous = latestPivot(prefix);
+  const firstKept = previous?.pivot.firstKeptId;
+  const from = firstKept ? (prefix.find((e) => e.id === firstKept)?.seq ?? 0) : (previous?.seq ?? -1) + 1;
+  const last = prefix.findLast((e) => e.seq >= from && e.kind === 'message' && !isMarkerOnly(e));
+  if (!last) return null;
+  const { markerId: _marker, details, ...pivot } = source.pivot;
+  const forkedFromCompaction = { id: source.id, summarizedThroughId: pivot.summarizedThroughId };
+  return {
+    ...structuredClone(source),
+    pivot: {
+      ...structuredClone(pivot),
+      summarizedThroughId: last.id,
+      firstKeptId: null,
+      previousPivotId: previous?.id ?? null,
+      tokensBefore: stateFromEntries(prefix, emptySessionState()).activeTokens,
+      tokensAfter: source.tokens,
+      details: { ...structuredClone(details), extra: { ...details.extra, forkedFromCompaction } },
+    },
+  };
 }
 
 /** Writes the fork as a new session, renumbered and relinked; the source is never changed. */

@@ -1,13 +1,16 @@
-export { CONTINUE_MESSAGE, type CompactionOutcome } from './compaction.js';
+// The session layer's public face; the root entry re-exports it whole.
+export type { CompactionOutcome } from './compaction.js';
 export type { SessionEvents } from './events.js';
-export { compactionThatSummarized, type ForkMode, planFork } from './fork.js';
+export type { ForkMode } from './fork.js';
 export type {
   CheckSettings,
   CompactionSettings,
   PruneSettings,
   SessionHooks,
   SessionOptions,
+  SummaryContext,
 } from './options.js';
+export { PRESET_INPUTS, type PresetInput, type PresetSystemName } from './preset-names.js';
 export { PRESET_NAMES, type PresetName, presetOptions } from './presets.js';
 export type { PruneOutcome } from './prune.js';
 export {
@@ -15,6 +18,9 @@ export {
   type Prepared,
   type PrepareInput,
   Session,
+  type SessionStart,
   type StepInput,
   type StepResult,
+  type ToolResult,
 } from './session.js';
+export { WindowNotHeldError } from './window-read.js';

@@ -3,6 +3,7 @@ import type { JsonObject } from '../model/json.js';
 import { emptySessionState, type SessionRecord, type SessionState } from '../model/session.js';
 import { withUpdates } from '../prune/apply.js';
 import { type PartsUpdate, type Store, VersionConflictError } from '../store/store.js';
+import { pagesForward, readTail } from './window-read.js';
 
 /** One write: new entries, or replaced parts, plus the session state after it. */
 export interface Write<E extends Entry = Entry> {
@@ -12,6 +13,33 @@ export interface Write<E extends Entry = Entry> {
 }
 
 const MAX_ATTEMPTS = 8;
+
+/**
+ * How much of a window a Log holds in memory: a window of more than `maxTokens` (a never-compacted
+ * import, say) is held from its newest `tailTokens` on, and the rest is streamed from the store
+ * when needed — by the compaction that the window's size makes due, or by `loadWhole`.
+ */
+export interface WindowBound {
+  maxTokens: number;
+  tailTokens: number;
+}
+
+/** The window held in memory and the seq it starts at (above activeFromSeq when only the tail is). */
+interface Held {
+  active: Entry[];
+  heldFromSeq: number;
+}
+
+async function loadWindow(store: Store, record: SessionRecord, bound: WindowBound | null): Promise<Held> {
+  const { activeFromSeq, activeTokens } = record.state;
+  if (bound === null || activeTokens <= bound.maxTokens) {
+    return { active: await store.loadFrom(record.id, activeFromSeq), heldFromSeq: activeFromSeq };
+  }
+  const range = { fromSeq: activeFromSeq, toSeq: record.nextSeq };
+  const perEntry = activeTokens / Math.max(1, range.toSeq - range.fromSeq);
+  const tail = await readTail(store, record.id, range, bound.tailTokens, perEntry);
+  return { active: tail.entries, heldFromSeq: tail.fromSeq };
+}
 
 /**
  * The session's record and its active entries, cached in memory so a turn never reloads history
@@ -27,9 +55,18 @@ export class Log {
     readonly store: Store,
     public record: SessionRecord,
     public active: Entry[],
+    /** Seq of the first entry held; entries of the window below it are only in the store. */
+    public heldFromSeq: number,
+    private readonly bound: WindowBound | null,
   ) {}
 
-  static async open(store: Store, id: string, now: () => number, metadata: JsonObject = {}): Promise<Log> {
+  static async open(
+    store: Store,
+    id: string,
+    now: () => number,
+    metadata: JsonObject = {},
+    bound: WindowBound | null = null,
+  ): Promise<Log> {
     let record = await store.getSession(id);
     if (!record) {
       const t = now();
@@ -51,16 +88,39 @@ export class Log {
         if (!record) throw error;
       }
     }
-    return new Log(store, record, await store.loadFrom(id, record.state.activeFromSeq));
+    const { active, heldFromSeq } = await loadWindow(store, record, bound);
+    return new Log(store, record, active, heldFromSeq, bound);
+  }
+
+  /** Whether the whole window is in `active` (else only its tail: see WindowBound). */
+  get whole(): boolean {
+    return this.heldFromSeq <= this.record.state.activeFromSeq;
   }
 
   async reload(): Promise<void> {
     const record = await this.store.getSession(this.record.id);
     if (!record) throw new Error(`session ${this.record.id} no longer exists`);
-    const active = await this.store.loadFrom(record.id, record.state.activeFromSeq);
-    // Both at once: nothing may see the new record with the old window.
+    const { active, heldFromSeq } = await loadWindow(this.store, record, this.bound);
+    // All at once: nothing may see the new record with the old window.
     this.record = record;
     this.active = active;
+    this.heldFromSeq = heldFromSeq;
+  }
+
+  /** Reads the part of the window not held yet, so that `active` is all of it. */
+  loadWhole(): Promise<void> {
+    const run = this.queue.then(async () => {
+      if (this.whole) return;
+      const { id, state } = this.record;
+      const older: Entry[] = [];
+      for await (const page of pagesForward(this.store, id, state.activeFromSeq, this.heldFromSeq))
+        for (const entry of page) older.push(entry);
+      // A new array: the window changed other than by appending (see IncrementalContext).
+      this.active = older.concat(this.active);
+      this.heldFromSeq = state.activeFromSeq;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /**

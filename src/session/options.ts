@@ -1,12 +1,14 @@
-import type { ModelMessage } from 'ai';
+import type { LanguageModel, ModelMessage } from 'ai';
 import type { BudgetConfig } from '../budget/index.js';
-import type { PlanOptions, Summarizer } from '../compact/index.js';
+import type { PlanOptions, Summarizer, SummaryCall } from '../compact/index.js';
 import type { ViewOptions } from '../context/index.js';
 import type { CompactionEntry } from '../model/entry.js';
 import type { JsonObject } from '../model/json.js';
+import type { Message } from '../model/message.js';
 import type { PruneOptions } from '../prune/index.js';
 import type { Estimator } from '../tokens/estimator.js';
 import type { ModelLimits } from '../tokens/models.js';
+import type { ForkMode } from './fork.js';
 
 export type PruneSettings = Partial<PruneOptions> & {
   /** 'turn' (default): checked in every prepare(), acting in batches; 'open': when the session opens (seed 000). */
@@ -14,7 +16,10 @@ export type PruneSettings = Partial<PruneOptions> & {
 };
 
 export interface CompactionSettings {
-  /** Default: the extractive summarizer (offline, no model needed). */
+  /**
+   * Default: an LLM summary by the session's own model when `model` is an AI SDK model (seed 001
+   * §4.2), else the extractive summarizer (offline, no model needed).
+   */
   summarizer?: Summarizer;
   plan?: PlanOptions;
   /** How the summary appears in the model's view (default 'user'). */
@@ -35,8 +40,40 @@ export interface CompactionSettings {
     system?: string;
     tools?: unknown;
   }) => Promise<number | undefined>;
-  /** Summary text as stored, given the summarizer's text and the plan (seed layouts use this). */
-  formatSummary?: (text: string, latestRequest: string | undefined) => string;
+  /**
+   * The summary as stored, from the summarizer's text: when set, exactly what it returns (seed
+   * presets add only what their seed adds). Default: the text, with the user's latest request
+   * appended verbatim when the summary does not already carry it.
+   */
+  formatSummary?: (text: string, context: SummaryContext) => string;
+  /**
+   * The LLM summary call made of the conversation itself, as a seed makes it (system prompt, the
+   * history as the model saw it, a final instruction). Default: a transcript of the summarized
+   * span under seed 001's prompts, chunked when too large.
+   */
+  summaryCall?: SummaryCall;
+  /** Add the deterministic appendix (files, failures, constraints, latest request). Default true. */
+  appendix?: boolean;
+  /**
+   * Show a queued compaction task as this question, in the context and in the summary call (seed
+   * 001 §6.3: "What did we do so far?"). Default: queued tasks are not shown.
+   */
+  markerQuestion?: string;
+  /** Store every compaction, manual ones too, as a task message first (seeds 000/001). Default false. */
+  recordTask?: boolean;
+  /**
+   * After this many automatic compactions failed in a row, stop trying (event
+   * 'compaction:stopped', CompactionStoppedError) until a manual `compact()`. Default: no limit.
+   */
+  maxFailures?: number;
+}
+
+/** What a `formatSummary` policy may use besides the summarizer's text. */
+export interface SummaryContext {
+  /** The user's newest request in the summarized span (or the one the previous pivot recorded). */
+  latestRequest: string | undefined;
+  /** The summarized span as the model saw it (no system prompt). */
+  view: Message[];
 }
 
 export interface CheckSettings {
@@ -51,6 +88,22 @@ export interface CheckSettings {
    * are in the prompt); seeds 000/001 count input + cache read + output only (C-05).
    */
   countCacheWrite?: boolean;
+  /**
+   * Count the output's reasoning tokens in the after-step total. Default false: providers mostly
+   * do not resend a turn's reasoning, so it does not fill the next prompt. Seed 004 counts it.
+   */
+  countReasoning?: boolean;
+  /**
+   * When the session opens, check the last step's stored usage; on overflow, compact before
+   * anything else (then the opening prune runs), as seed 000 does at every agent session start.
+   */
+  atOpen?: boolean;
+  /**
+   * The before-turn figure: 'calibrated' (default) scales local estimates by the ratio learned from
+   * reported usage and adds the declared overhead; 'local' is seed 003's: the last prompt tokens +
+   * the raw local estimate of what came since, or the local estimate of the session's entries.
+   */
+  estimate?: 'calibrated' | 'local';
 }
 
 export interface SessionHooks {
@@ -63,8 +116,12 @@ export interface SessionHooks {
 }
 
 export interface SessionOptions {
-  /** Model id, used to look up the context window and output limit. */
-  model?: string;
+  /**
+   * The model: an id, or an AI SDK model object (its `modelId` is looked up, and it summarizes
+   * unless `compaction.summarizer` says otherwise). Its context window and output limit come from
+   * the registry (unknown ids: 128,000).
+   */
+  model?: string | Exclude<LanguageModel, string>;
   /** Overrides of (or instead of) the registry's limits. */
   limits?: Partial<ModelLimits>;
   budget?: Omit<Partial<BudgetConfig>, 'contextWindow' | 'maxOutput' | 'inputLimit'>;
@@ -76,13 +133,18 @@ export interface SessionOptions {
   system?: string;
   /** Metadata stored with the session when this call creates it. */
   metadata?: JsonObject;
-  /** The agent's tool definitions (their JSON schemas): never in the log, but counted. */
+  /**
+   * The agent's tools: an AI SDK tool set (counted by the JSON schema the provider receives,
+   * descriptions included) or plain JSON definitions. Never in the log, but counted.
+   */
   tools?: unknown;
   /** false disables pruning. */
   prune?: false | PruneSettings;
   compaction?: CompactionSettings;
   checks?: CheckSettings;
   hooks?: SessionHooks;
+  /** How `fork` starts a new session when the call does not say (default 'exact'; seed 002: 'summary'). */
+  fork?: { mode?: ForkMode };
   /** Clock, for tests. */
   now?: () => number;
 }

@@ -1,12 +1,11 @@
-import type { ModelMessage } from 'ai';
 import { beforeTurnDecision, type Decision } from '../budget/index.js';
-import { CompactionError, FloorTooLargeError, NoProgressError } from '../compact/index.js';
 import {
-  type ContextFormat,
-  type ContextPayload,
-  renderContext,
-  splitAiSdkSystem,
-} from '../context/index.js';
+  CompactionError,
+  CompactionStoppedError,
+  FloorTooLargeError,
+  NoProgressError,
+} from '../compact/index.js';
+import type { ContextFormat, ContextPayload } from '../context/index.js';
 import type { TokenEstimate } from '../tokens/index.js';
 import type { CompactionOutcome } from './compaction.js';
 import type { PruneOutcome } from './prune.js';
@@ -21,7 +20,11 @@ export interface PrepareInput<F extends ContextFormat> {
 }
 
 export interface Prepared<F extends ContextFormat = 'ai-sdk'> {
-  /** The payload in the requested format (for 'ai-sdk', without the system prompt: see `system`). */
+  /**
+   * The payload in the requested format (for 'ai-sdk', without the system prompt: see `system`).
+   * Its message list is the session's own, extended in place by the next prepare() so that a turn
+   * never copies the whole history: copy it (`[...messages]`) to keep or edit it.
+   */
   messages: ContextPayload<F>;
   /**
    * For 'ai-sdk': the system prompt (and any system-layout summary), for generateText's `system`
@@ -45,17 +48,36 @@ const RETRY_GROWTH = 0.25;
  * A compaction that failed for a reason that would only repeat (the floor is over the budget, or
  * the summary would not be smaller) is reported once; automatic attempts then wait until the
  * context has grown by a quarter of the budget — never a retry every turn. Passing failures (a
- * network error, an abort, a rejected summary) suspend nothing.
+ * network error, an abort, a rejected summary) suspend nothing, unless `maxFailures` automatic
+ * attempts failed in a row: then automatic compaction stops until a manual one.
  */
 export class AutoCompactionGuard {
   private failedAt: number | null = null;
+  private failures = 0;
+  /** Set once `maxFailures` automatic attempts failed in a row; cleared by a manual compaction. */
+  stopped: CompactionStoppedError | null = null;
 
-  failed(error: unknown, estimate: number): void {
+  constructor(private readonly maxFailures = Number.POSITIVE_INFINITY) {}
+
+  /** Records a failure; returns the stop error when this automatic one reached the limit. */
+  failed(error: unknown, estimate: number, automatic = true): CompactionStoppedError | null {
     if (error instanceof FloorTooLargeError || error instanceof NoProgressError) this.failedAt = estimate;
+    if (!automatic || this.stopped) return null;
+    this.failures += 1;
+    if (this.failures < this.maxFailures) return null;
+    this.stopped = new CompactionStoppedError(this.failures, error);
+    return this.stopped;
   }
 
   succeeded(): void {
     this.failedAt = null;
+    this.resume();
+  }
+
+  /** A manual compaction: automatic ones may run again, counting failures from zero. */
+  resume(): void {
+    this.failures = 0;
+    this.stopped = null;
   }
 
   suspended(estimate: number, limit: number | null): boolean {
@@ -77,13 +99,16 @@ export async function prepareTurn<F extends ContextFormat>(
   const suspended = () => guard.suspended(session.estimate().tokens, config.budget.limit);
   let compaction: CompactionOutcome | null = null;
   let compactionError: Error | undefined;
+  const report = (error: unknown) => {
+    const fits = (config.budget.usable ?? Number.POSITIVE_INFINITY) >= session.estimate().tokens;
+    if (!(error instanceof CompactionError) || !fits) throw error;
+    compactionError = error;
+  };
   const attempt = async (run: () => Promise<CompactionOutcome>) => {
     try {
       compaction = await run();
     } catch (error) {
-      const fits = (config.budget.usable ?? Number.POSITIVE_INFINITY) >= session.estimate().tokens;
-      if (!(error instanceof CompactionError) || !fits) throw error;
-      compactionError = error;
+      report(error);
     }
   };
   const pending = log.record.state.pendingMarkerId;
@@ -96,18 +121,30 @@ export async function prepareTurn<F extends ContextFormat>(
     tokens = session.estimate();
     decision = beforeTurnDecision(tokens, config.budget);
   }
-  const format = input.format ?? 'ai-sdk';
-  const payload = renderContext(log.active, {
-    format,
-    system,
-    summaryAs: config.compaction.summaryAs,
-    prunedPlaceholder: config.prune?.placeholder,
-  });
-  const split = (
-    format === 'ai-sdk' ? splitAiSdkSystem(payload as ModelMessage[]) : { messages: payload }
-  ) as {
-    messages: ContextPayload<F>;
-    system?: string;
-  };
+  // A window held only in part that no compaction condensed must be read whole to be sent.
+  await log.loadWhole();
+  const format = (input.format ?? 'ai-sdk') as F;
+  // Only what changed since the last turn is rendered (context/incremental.ts).
+  const context = session.context(format);
+  const rendered = context.renderCall(log.active, system);
+  const split = context.viewEmpty ? withoutConversation(rendered, format) : rendered;
   return { ...split, decision, tokens, compaction, pruned, ...(compactionError ? { compactionError } : {}) };
+}
+
+/**
+ * An empty session is sent as no conversation: the user turn a format inserts to open one
+ * ("(continuing)") goes, the system prompt stays where the format carries it. A new object: the
+ * rendered list is the session's own.
+ */
+function withoutConversation<F extends ContextFormat>(
+  call: { system?: string; messages: ContextPayload<F> },
+  format: ContextFormat,
+): { system?: string; messages: ContextPayload<F> } {
+  const payload: unknown = call.messages;
+  const messages = Array.isArray(payload)
+    ? payload.filter((m: { role: string }) => m.role === 'system')
+    : format === 'anthropic'
+      ? { ...(payload as object), messages: [] }
+      : { ...(payload as object), contents: [] };
+  return { ...call, messages: messages as ContextPayload<F> };
 }

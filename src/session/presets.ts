@@ -1,32 +1,95 @@
 import { generateText, type LanguageModel, type ModelMessage } from 'ai';
 import { BUDGET_PRESETS, type BudgetPresetName } from '../budget/index.js';
-import { llmSummarizer } from '../compact/index.js';
+import {
+  LAST_REQUEST_PREFIX,
+  llmSummarizer,
+  newestUserText,
+  SEED_000_FINAL_INSTRUCTION,
+  SEED_000_SYSTEM_PROMPT,
+  SEED_001_FINAL_INSTRUCTION,
+  SEED_001_MARKER_TEXT,
+  SEED_001_SYSTEM_PROMPT,
+  SEED_003_SYSTEM_PROMPT,
+  SEED_004_PROMPT,
+} from '../compact/index.js';
 import { PRUNE_SEED_000, PRUNE_SEED_001 } from '../prune/index.js';
-import type { SessionOptions } from './options.js';
-
-import { PRESET_NAMES, type PresetName } from './preset-names.js';
+import { charsPerTokenEstimator, uncappedHeuristicEstimator } from '../tokens/estimator.js';
+import type { SessionOptions, SummaryContext } from './options.js';
+import {
+  PRESET_INPUTS,
+  PRESET_NAMES,
+  type PresetInput,
+  type PresetName,
+  resolvePresetName,
+} from './preset-names.js';
+import { toolSetOf } from './summary-input.js';
 
 export { PRESET_NAMES, type PresetName };
 
+/** The summary as the summarizer returned it: seeds 000 and 001 add nothing. */
+const asReturned = (text: string) => text;
+
+/** Seed 004 §3 step 4: the summary, then the newest user message's text when it has any. */
+function withLastRequest(text: string, { view }: SummaryContext): string {
+  const last = newestUserText(view);
+  return last === '' ? text : `${text}\n\n${LAST_REQUEST_PREFIX}${last}`;
+}
+
 /**
  * Configurations that reproduce each seed system (DESIGN "Seed conformance", SEED-READINGS).
- * Seed 003's archive layout (current.jsonl → timestamped archives) belongs to the JSONL store.
+ * Each summarizes with the seed's own call (system prompt, the history as messages, instruction)
+ * and stores the summary as the seed does, without condense's appendix. Seed 003's archive layout
+ * (current.jsonl → timestamped archives) belongs to the JSONL store.
  */
 const PRESETS: Record<PresetName, SessionOptions> = {
   default: {},
-  // Prune at every session start, after-step check, summary-only pivot as an assistant message
-  // flagged metadata.summary; everything before it is skipped (C-02, A000-09).
+  // At every session start: check the stored usage, compaction task → summary → prune (erasing
+  // stored outputs). The summary is an assistant message flagged metadata.summary; everything
+  // before it is skipped (C-02, A000-09). Reasoning is not counted ("Future Considerations").
   'seed-000': {
-    checks: { afterStep: true, beforeTurn: false, countOutput: true, countCacheWrite: false },
+    checks: {
+      afterStep: false,
+      beforeTurn: false,
+      atOpen: true,
+      countOutput: true,
+      countCacheWrite: false,
+      countReasoning: false,
+    },
     prune: { ...PRUNE_SEED_000, when: 'open' },
-    compaction: { plan: { keepNone: true }, summaryAs: 'assistant' },
+    compaction: {
+      plan: { keepNone: true },
+      summaryAs: 'assistant',
+      summaryCall: { system: SEED_000_SYSTEM_PROMPT, prompt: SEED_000_FINAL_INSTRUCTION },
+      recordTask: true,
+      appendix: false,
+      formatSummary: asReturned,
+    },
   },
-  // Post-step trigger → queued marker → "What did we do so far?" + assistant summary, the
-  // optional continue message on (§4.3, A001-10), pruning by marks with the placeholder.
+  // Post-step trigger (input + cache read + output text) → queued task, shown as "What did we do so
+  // far?" → the X-04 / X-05 call on the history → assistant summary, then the continue message
+  // (§4.3, A001-10); pruning by marks with the placeholder; chars/4 with no per-part cap.
   'seed-001': {
-    checks: { afterStep: true, beforeTurn: false, countOutput: true, countCacheWrite: false },
+    estimator: uncappedHeuristicEstimator(),
+    checks: {
+      afterStep: true,
+      beforeTurn: false,
+      countOutput: true,
+      countCacheWrite: false,
+      countReasoning: false,
+    },
     prune: { ...PRUNE_SEED_001, when: 'turn' },
-    compaction: { plan: { keepNone: true }, summaryAs: 'question+assistant', continueMessage: true },
+    compaction: {
+      plan: { keepNone: true },
+      summaryAs: 'question+assistant',
+      continueMessage: true,
+      summaryCall: { system: SEED_001_SYSTEM_PROMPT, prompt: SEED_001_FINAL_INSTRUCTION },
+      markerQuestion: SEED_001_MARKER_TEXT,
+      recordTask: true,
+      // A001-13 asks for no endless retries; Claude Code's limit.
+      maxFailures: 3,
+      appendix: false,
+      formatSummary: asReturned,
+    },
   },
   // Compaction turn keeping ~30,000 tokens of whole turns verbatim (A002-03: newest turn alone too
   // big ⇒ nothing kept), summary as a system message, reserve threshold checked before each run.
@@ -37,24 +100,36 @@ const PRESETS: Record<PresetName, SessionOptions> = {
       plan: { keepTurns: Number.MAX_SAFE_INTEGER, keepTokens: 30_000, minKeepLatestTurn: false },
       summaryAs: 'system',
     },
+    fork: { mode: 'summary' }, // "Default: Use summary + turns from fork point forward" (A002-07)
   },
-  // Hybrid estimate before each call against 0.8 × window; the new session starts with one
-  // system entry "Summary: …" (A003-12).
+  // lastPromptTokens + len/3.5 of what came since (or of the whole session) > 0.8 × window, before
+  // each call; "Summarize this conversation…" over the session's messages; the new session starts
+  // with one system entry "Summary: …" (A003-12).
   'seed-003': {
-    checks: { afterStep: false, beforeTurn: true },
+    estimator: charsPerTokenEstimator(3.5),
+    checks: { afterStep: false, beforeTurn: true, estimate: 'local' },
     prune: false,
     compaction: {
       plan: { keepNone: true },
       summaryAs: 'system',
+      summaryCall: { system: SEED_003_SYSTEM_PROMPT },
+      appendix: false,
       formatSummary: (text) => `Summary: ${text}`,
     },
   },
-  // ContextTokens = prompt + completion of the last call (A004-12: nothing added since), ≥ 200,000,
+  // ContextTokens = prompt + completion of the last call (A004-12: nothing added since), ≥ 200,000;
+  // the cleaned history + the seven-section prompt under the agent's own system prompt and tools;
   // history replaced by [system, user(summary + "Last request from user was: …")].
   'seed-004': {
-    checks: { afterStep: true, beforeTurn: false, countOutput: true },
+    checks: { afterStep: true, beforeTurn: false, countOutput: true, countReasoning: true },
     prune: false,
-    compaction: { plan: { keepNone: true }, summaryAs: 'user-plain' },
+    compaction: {
+      plan: { keepNone: true },
+      summaryAs: 'user-plain',
+      summaryCall: { system: 'agent', prompt: SEED_004_PROMPT, clean: true },
+      appendix: false,
+      formatSummary: withLastRequest,
+    },
   },
 };
 
@@ -67,24 +142,20 @@ const BUDGET_OF: Record<PresetName, BudgetPresetName> = {
   'seed-004': '004',
 };
 
-const PROMPT_OF: Partial<Record<PresetName, 'seed-001' | 'seed-004'>> = {
-  'seed-000': 'seed-001',
-  'seed-001': 'seed-001',
-  'seed-004': 'seed-004',
-};
-
 /**
- * The options of a preset. With `summarizerModel`, summaries come from that model with the seed's
- * own prompt; without, from the offline extractive summarizer.
+ * The options of a preset. Summaries come from `summarizerModel` when given, else from the
+ * session's `model` when it is an AI SDK model (seed 001 §4.2, seed 003), else from the offline
+ * extractive summarizer.
  */
 export function presetOptions(
-  name: PresetName,
+  input: PresetInput,
   extra: { summarizerModel?: LanguageModel } = {},
 ): SessionOptions {
+  const name = resolvePresetName(input);
+  if (!name) throw new Error(`unknown preset '${input}' (one of ${PRESET_INPUTS.join(', ')})`);
   const preset = PRESETS[name];
-  if (!preset) throw new Error(`unknown preset '${name}' (one of ${PRESET_NAMES.join(', ')})`);
   const summarizer = extra.summarizerModel
-    ? llmSummarizer({ model: extra.summarizerModel, prompt: PROMPT_OF[name] ?? 'seed-004' })
+    ? llmSummarizer({ model: extra.summarizerModel, prompt: 'seed-004' })
     : undefined;
   // Seed 004 §7 / A004-09: after compaction, recount with a real request of at most 16 tokens.
   const countTokens =
@@ -102,8 +173,20 @@ export function presetOptions(
 
 /** Counts a context's prompt tokens by sending it with a 16-token output cap and reading the usage. */
 export function probeCounter(model: LanguageModel) {
-  return async (context: { messages: ModelMessage[]; system?: string }): Promise<number | undefined> => {
-    const result = await generateText({ model, ...context, maxOutputTokens: 16 });
+  return async (context: {
+    messages: ModelMessage[];
+    system?: string;
+    tools?: unknown;
+  }): Promise<number | undefined> => {
+    // The tools as the agent offers them (seed 004 §7 counts `a.tools`), none of them callable.
+    const tools = toolSetOf(context.tools);
+    const result = await generateText({
+      model,
+      messages: context.messages,
+      ...(context.system !== undefined ? { system: context.system } : {}),
+      ...(tools ? { tools, toolChoice: 'none' as const } : {}),
+      maxOutputTokens: 16,
+    });
     return result.usage.inputTokens;
   };
 }

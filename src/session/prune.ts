@@ -43,6 +43,9 @@ export async function runPrune(
   // Nothing changed since the last check found nothing: neither the outputs nor the turns.
   const unchanged = memo !== null && memo.total === total && memo.nextSeq === nextSeq;
   if (opts.batch && (!shouldPlanPrune(total, config) || unchanged)) return null;
+  // A per-turn batch prunes what is held (a window held in part is about to be compacted); a
+  // prune asked for outright covers the whole window.
+  if (!opts.batch) await session.log.loadWhole();
   if (opts.dryRun) {
     const plan = planPrune(viewOrder(session.log.active), config);
     return {
@@ -78,7 +81,8 @@ export async function runPrune(
         ),
     );
     const erasedBelowSeq = stillKept?.seq ?? from;
-    const scanned = wholeLog && record.state.erasedBelowSeq !== erasedBelowSeq ? { erasedBelowSeq } : {};
+    const scanned =
+      wholeLog && (record.state.erasedBelowSeq ?? 0) !== erasedBelowSeq ? { erasedBelowSeq } : {};
     if (!plan.prune || plan.marks.length === 0) {
       return Object.keys(scanned).length > 0 ? { append: [], state: { ...record.state, ...scanned } } : null;
     }

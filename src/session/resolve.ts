@@ -1,5 +1,5 @@
 import { type ResolvedBudget, resolveBudget } from '../budget/index.js';
-import { extractiveSummarizer, type Summarizer } from '../compact/index.js';
+import { extractiveSummarizer, llmSummarizer, type Summarizer } from '../compact/index.js';
 import { type ResolvedPruneOptions, resolvePruneOptions } from '../prune/index.js';
 import type { Estimator } from '../tokens/estimator.js';
 import { estimatorByName } from '../tokens/exact.js';
@@ -24,14 +24,27 @@ export interface ResolvedSession {
   now: () => number;
 }
 
+/** The id limits are looked up by: the string itself, or an AI SDK model's `modelId`. */
+export function modelIdOf(model: SessionOptions['model']): string {
+  if (model === undefined) return 'unknown';
+  return typeof model === 'string' ? model : model.modelId;
+}
+
 export function overheadOf(estimator: Estimator, system: string | undefined, tools: unknown): number {
   const toolsJson = tools === undefined ? '' : (JSON.stringify(tools) ?? '');
   return estimator.text(system ?? '') + estimator.text(toolsJson);
 }
 
+/** What the session's metadata remembers for options left out: its system prompt and its model. */
+export interface StoredSettings {
+  system?: string;
+  model?: string;
+}
+
 /** Turns options into a complete configuration, failing early (ConfigError) on one that cannot work. */
-export function resolveSession(options: SessionOptions, storedSystem?: string): ResolvedSession {
-  const model = options.model ?? 'unknown';
+export function resolveSession(options: SessionOptions, stored: StoredSettings = {}): ResolvedSession {
+  const storedSystem = stored.system;
+  const model = options.model === undefined ? (stored.model ?? 'unknown') : modelIdOf(options.model);
   const limits = { ...lookupModel(model), ...options.limits };
   const budget = resolveBudget({
     ...options.budget,
@@ -45,7 +58,10 @@ export function resolveSession(options: SessionOptions, storedSystem?: string): 
       : estimatorByName(options.estimator ?? 'heuristic');
   const compaction = options.compaction ?? {};
   const summarizer =
-    compaction.summarizer ?? extractiveSummarizer({ summaryTokens: compaction.summaryTokens, estimator });
+    compaction.summarizer ??
+    (typeof options.model === 'object'
+      ? llmSummarizer({ model: options.model, contextWindow: limits.contextWindow || undefined, estimator })
+      : extractiveSummarizer({ summaryTokens: compaction.summaryTokens, estimator }));
   const prune =
     options.prune === false
       ? null
@@ -62,6 +78,9 @@ export function resolveSession(options: SessionOptions, storedSystem?: string): 
       beforeTurn: true,
       countOutput: true,
       countCacheWrite: true,
+      countReasoning: false,
+      atOpen: false,
+      estimate: 'calibrated',
       ...options.checks,
     },
     hooks: options.hooks ?? {},

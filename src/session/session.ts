@@ -1,21 +1,28 @@
 import { afterStepDecision, type Decision } from '../budget/index.js';
 import { isContextOverflowError, overflowPromptTokens } from '../compact/index.js';
-import type { ContextFormat } from '../context/index.js';
+import { type ContextFormat, IncrementalContext } from '../context/index.js';
+import { toolDefinitions } from '../integrations/ai-sdk/tools.js';
+import { Lineage, type Turn } from '../lineage/index.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
+import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/message.js';
 import type { SessionRecord } from '../model/session.js';
-import { parseMessage } from '../model/validate.js';
+import type { ChannelEvent, StoredEvent } from '../store/events.js';
 import type { Store } from '../store/store.js';
-import { hybridEstimate, type TokenEstimate } from '../tokens/index.js';
+import type { TokenEstimate } from '../tokens/index.js';
+import { type AppendInput, hasToolMessage, planAppend, waitingResults } from './append.js';
 import { type CompactionOutcome, runCompaction } from './compaction.js';
-import { appendWrite } from './entries.js';
+import { appendWrite, withCursor } from './entries.js';
 import { Emitter, type SessionEvents } from './events.js';
 import { type ForkMode, planFork, writeFork } from './fork.js';
 import { Log } from './log.js';
 import type { SessionOptions } from './options.js';
 import { AutoCompactionGuard, type Prepared, type PrepareInput, prepareTurn } from './prepare.js';
 import { type PruneOutcome, runPrune } from './prune.js';
+import { recordAndQuote } from './quote.js';
 import { overheadOf, type ResolvedSession, resolveSession } from './resolve.js';
+import { type SessionStart, startSession } from './start.js';
+import { nextPromptEstimate } from './state.js';
 import {
   parseStep,
   reportedPromptWrite,
@@ -26,6 +33,8 @@ import {
   type ToolResult,
   toolResultWrite,
 } from './steps.js';
+import { viewOptions } from './summary-input.js';
+import { WindowNotHeldError, windowBound } from './window-read.js';
 
 /** The orchestrator an agent calls around each model call: append, recordStep, prepare. */
 export class Session {
@@ -34,13 +43,16 @@ export class Session {
   private lastPrepared: SentFigures | null = null;
   private overflowRetried = false;
   /** Keeps a compaction that would only fail again from being retried every turn. */
-  readonly guard = new AutoCompactionGuard();
+  readonly guard: AutoCompactionGuard;
+  /** What the session start did: the stored-usage check, its compaction, the opening prune. */
+  opened: SessionStart = { decision: null, compaction: null, pruned: null };
   /** Raw tokens of the system prompt and tools as last sent (prepare() may override the options'). */
   overheadRaw: number;
   /** The system prompt and tools as last sent: a recount after compaction counts the same. */
   sentContext: { system?: string; tools?: unknown };
   /** The unpruned tool-output total and log position at which a batched prune check found nothing. */
   pruneCheckedAt: { total: number; nextSeq: number } | null = null;
+  private readonly contexts = new Map<ContextFormat, IncrementalContext<ContextFormat>>();
 
   private constructor(
     readonly log: Log,
@@ -49,20 +61,35 @@ export class Session {
   ) {
     this.overheadRaw = config.overheadRaw;
     this.sentContext = { system: config.system, tools: config.tools };
+    this.guard = new AutoCompactionGuard(config.compaction.maxFailures);
   }
 
   static async open(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {
     // Configuration is checked before anything is written: a bad one creates no session.
-    const stored = ((await store.getSession(id))?.metadata ?? options.metadata)?.system;
-    const config = resolveSession(options, typeof stored === 'string' ? stored : undefined);
-    const log = await Log.open(store, id, config.now, options.metadata);
+    const stored = (await store.getSession(id))?.metadata ?? options.metadata ?? {};
+    const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    const tools = await toolDefinitions(options.tools);
+    const config = resolveSession(
+      { ...options, tools },
+      { system: text(stored.system), model: text(stored.model) },
+    );
+    const bound = windowBound(config.budget.contextWindow);
+    const log = await Log.open(store, id, config.now, options.metadata, bound);
     const session = new Session(log, config, options);
-    if (config.prune?.when === 'open') await session.prune();
+    session.opened = await startSession(session);
     return session;
   }
 
   get id(): string {
     return this.log.record.id;
+  }
+
+  /**
+   * The id of the current interaction log: new after every compaction (seed 004 §3 step 7, "new
+   * interaction log"), the session id before the first.
+   */
+  get interactionId(): string {
+    return this.log.record.state.pivotId ?? this.id;
   }
 
   get record(): SessionRecord {
@@ -73,38 +100,69 @@ export class Session {
     return this.events.on(event, listener);
   }
 
-  /** The entries the model's view is built from (from the latest pivot's first kept entry on). */
+  /**
+   * The entries the model's view is built from (from the latest pivot's first kept entry on). A
+   * window far larger than the model's is held only in part until it is compacted: `loadWindow()`
+   * first reads the rest.
+   */
   activeEntries(): Entry[] {
+    if (!this.log.whole) throw new WindowNotHeldError(this.id, this.log.record.state.activeTokens);
     return structuredClone(this.log.active);
   }
 
-  /** Appends messages after validating them; invalid input is rejected whole, nothing written. */
-  async append(input: Message | Message[] | unknown): Promise<MessageEntry[]> {
-    const list = Array.isArray(input) ? input : [input];
-    const messages = list.map((m, i) =>
-      parseMessage(m, { field: Array.isArray(input) ? `[${i}]` : undefined }),
-    );
-    return this.log.mutate(appendWrite(messages, this.config));
+  /** Reads whatever part of the window is not held in memory (see `activeEntries`). */
+  loadWindow(): Promise<void> {
+    return this.log.loadWhole();
   }
 
-  /** Records a finished model step: its messages, its usage, and the after-step overflow check. */
+  /**
+   * Appends messages (condense or AI SDK `ModelMessage`s) after validating them; invalid input is
+   * rejected whole, nothing written. An AI SDK tool message completes the calls it answers.
+   * `cursor` (integrations) is stored in the same write; with no messages, it is all that is written.
+   */
+  async append(
+    input: AppendInput | readonly AppendInput[],
+    opts: { cursor?: JsonValue } = {},
+  ): Promise<MessageEntry[]> {
+    // Results arriving apart from their calls need every waiting call: the whole window.
+    if (!this.log.whole && hasToolMessage(input)) await this.log.loadWhole();
+    const plan = planAppend(input, this.log.active);
+    const write = plan.messages.length > 0 || opts.cursor !== undefined;
+    const entries = write
+      ? await this.log.mutate(withCursor(appendWrite(plan.messages, this.config), opts.cursor))
+      : [];
+    for (const { callId, result } of plan.results) await this.recordToolResult(callId, result);
+    return entries;
+  }
+
+  /**
+   * Records a finished model call: its messages, its usage, and the after-step overflow check. A
+   * whole AI SDK `generateText` / `streamText` result may be passed: each of its steps calibrates
+   * the estimate with the prompt that step really had.
+   */
   async recordStep(step: StepInput): Promise<StepResult> {
-    const { messages, usage } = parseStep(step);
+    const parsed = await parseStep(step);
+    if (!this.log.whole && parsed.results.length > 0) await this.log.loadWhole();
+    const results = waitingResults(parsed.results, this.log.active);
     const sent = this.lastPrepared ?? {
       logRaw: this.log.record.state.activeTokens,
       overheadRaw: this.overheadRaw,
       pivotId: this.log.record.state.pivotId,
     };
     const model = step.model ?? this.config.model;
-    const entries = await this.log.mutate(stepWrite(messages, usage, model, sent, this.config));
+    const entries = await this.log.mutate(
+      withCursor(stepWrite(parsed, model, sent, this.config), step.cursor),
+    );
+    // Results for calls of earlier steps arrived with this response: added after it.
+    for (const { callId, result } of results) await this.recordToolResult(callId, result);
     this.lastPrepared = null;
     this.overflowRetried = false;
+    const usage = parsed.samples.at(-1)?.usage ?? null;
     // The usage described a context that a compaction has since replaced: nothing to check.
     const stale = sent.pivotId !== this.log.record.state.pivotId;
     if (!usage || stale || !this.config.checks.afterStep)
       return { entries, usage, decision: null, markerId: null };
-    const { countOutput, countCacheWrite } = this.config.checks;
-    const decision = afterStepDecision(usage, this.config.budget, { countOutput, countCacheWrite });
+    const decision = afterStepDecision(usage, this.config.budget, this.config.checks);
     const markerId = decision.compact ? await this.queueMarker(decision) : null;
     return { entries, usage, decision, markerId };
   }
@@ -114,18 +172,21 @@ export class Session {
    * themselves): the call's part gains its output or error.
    */
   async recordToolResult(callId: string, result: ToolResult): Promise<void> {
+    await this.log.loadWhole();
     await this.log.mutate(toolResultWrite(callId, result, this.config));
   }
 
   /** Queues a compaction marker (seed 001 §4.1); at most one is pending at a time (A001-14). */
-  async queueMarker(decision: Decision | null, instructions?: string): Promise<string> {
+  async queueMarker(
+    decision: Decision | null,
+    instructions?: string,
+    auto = decision !== null,
+  ): Promise<string> {
     const pending = this.log.record.state.pendingMarkerId;
     if (pending) return pending;
     const marker: Message = {
       role: 'user',
-      parts: [
-        { type: 'compaction-marker', auto: decision !== null, ...(instructions ? { instructions } : {}) },
-      ],
+      parts: [{ type: 'compaction', auto, ...(instructions ? { instructions } : {}) }],
     };
     // Checked again inside the write: another worker may have queued one meanwhile.
     const [entry] = await this.log.mutate((record, active) => {
@@ -140,21 +201,17 @@ export class Session {
 
   /** The before-turn token figure: last reported prompt + calibrated estimate of what came since. */
   estimate(overheadRaw = this.overheadRaw): TokenEstimate {
-    const state = this.log.record.state;
-    return hybridEstimate({
-      lastUsage: state.lastUsage,
-      addedSinceUsage: state.addedSinceUsage,
-      activeRaw: state.activeTokens,
-      overheadRaw,
-      calibration: state.calibration[state.lastUsage?.model ?? this.config.model],
-    });
+    // Seed 003 (`checks.estimate: 'local'`): the raw local estimate, no learned ratio or overhead.
+    const local = this.config.checks.estimate === 'local';
+    return nextPromptEstimate(this.log.record.state, this.config.model, overheadRaw, local);
   }
 
   /** Runs queued or needed compaction and pruning, then builds the context to send. */
   async prepare<F extends ContextFormat = 'ai-sdk'>(input: PrepareInput<F> = {}): Promise<Prepared<F>> {
     await this.log.refresh();
     const system = input.system ?? this.config.system;
-    this.sentContext = { system, tools: input.tools ?? this.config.tools };
+    const tools = input.tools === undefined ? this.config.tools : await toolDefinitions(input.tools);
+    this.sentContext = { system, tools };
     if (input.system !== undefined || input.tools !== undefined) {
       this.overheadRaw = overheadOf(this.config.estimator, system, this.sentContext.tools);
     }
@@ -164,12 +221,23 @@ export class Session {
     return prepared;
   }
 
+  /** The request in `format`, kept from turn to turn so that a turn renders only what changed. */
+  context<F extends ContextFormat>(format: F): IncrementalContext<F> {
+    let context = this.contexts.get(format);
+    if (context === undefined) {
+      context = new IncrementalContext(format, viewOptions(this.config));
+      this.contexts.set(format, context);
+    }
+    return context as IncrementalContext<F>;
+  }
+
   /** Runs the compaction a queued marker asks for, with the marker's own settings. */
-  runMarker(markerId: string, signal?: AbortSignal): Promise<CompactionOutcome> {
-    const marker = this.log.active.find((e) => e.id === markerId);
+  async runMarker(markerId: string, signal?: AbortSignal): Promise<CompactionOutcome> {
+    const marker =
+      this.log.active.find((e) => e.id === markerId) ?? (await this.log.store.getEntry(this.id, markerId));
     const part = marker?.kind === 'message' ? marker.message.parts[0] : undefined;
-    const auto = part?.type === 'compaction-marker' ? part.auto : true;
-    const instructions = part?.type === 'compaction-marker' ? part.instructions : undefined;
+    const auto = part?.type === 'compaction' ? part.auto : true;
+    const instructions = part?.type === 'compaction' ? part.instructions : undefined;
     return this.compact({ auto, instructions, markerId, signal });
   }
 
@@ -178,14 +246,25 @@ export class Session {
     opts: { instructions?: string; auto?: boolean; markerId?: string; signal?: AbortSignal } = {},
   ): Promise<CompactionOutcome> {
     await this.log.refresh();
+    const auto = opts.auto ?? false;
+    // Asked for by the caller, not by a check or a queued task: automatic compaction may resume.
+    const automatic = auto || opts.markerId !== undefined;
+    if (!automatic) this.guard.resume();
+    // Stopped after repeated failures: no automatic attempt calls the summarizer again.
+    else if (this.guard.stopped) throw this.guard.stopped;
+    const markerId =
+      opts.markerId ??
+      (this.config.compaction.recordTask ? await this.queueMarker(null, opts.instructions, auto) : undefined);
     try {
-      const outcome = await runCompaction(this, { auto: opts.auto ?? false, ...opts });
+      const outcome = await runCompaction(this, { ...opts, auto, markerId });
       if (outcome.status === 'compacted') this.guard.succeeded();
       return outcome;
     } catch (error) {
-      this.guard.failed(error, this.estimate().tokens);
+      const stopped = this.guard.failed(error, this.estimate().tokens, automatic);
       this.events.emit('compaction:error', { error: error as Error });
-      throw error;
+      if (!stopped) throw error;
+      this.events.emit('compaction:stopped', { failures: stopped.failures, error: stopped });
+      throw stopped;
     }
   }
 
@@ -227,7 +306,7 @@ export class Session {
     const log = await this.history();
     const at = opts.at ?? this.log.record.headId;
     if (!at) throw new Error('cannot fork an empty session');
-    const mode = opts.mode ?? 'exact';
+    const mode = opts.mode ?? this.options.fork?.mode ?? 'exact';
     await writeFork(
       this.log.store,
       this.log.record,
@@ -244,10 +323,43 @@ export class Session {
   async history(): Promise<Entry[]> {
     return this.log.store.loadFrom(this.id, 0);
   }
+
+  /**
+   * Records external channel events in the store's ledger (seed 002's Events Ledger: kept for
+   * good, never compacted or pruned; a redelivered event is recorded once) and appends one user
+   * message quoting them, whose `metadata.events` references them. The events are recorded first:
+   * if the append fails they stay in the ledger, and quoting again records nothing twice.
+   */
+  quoteEvents(
+    events: ChannelEvent | readonly ChannelEvent[],
+    opts: { format?: (event: StoredEvent) => string } = {},
+  ): Promise<{ events: StoredEvent[]; entry: MessageEntry }> {
+    return recordAndQuote(this.log.store, events, (message) => this.append(message), opts.format);
+  }
+
+  /** Seed 002's turns and traversal over the whole log, read once (not for the per-turn path). */
+  async lineage(): Promise<Lineage> {
+    const view = {
+      system: this.config.system,
+      summaryAs: this.config.compaction.summaryAs,
+      prunedPlaceholder: this.config.prune?.placeholder,
+    };
+    return Lineage.of(await this.history(), { sessionId: this.id, model: this.config.model, view });
+  }
+
+  /** Every turn (seed 002's Turn shape), in log order. */
+  async turns(): Promise<Turn[]> {
+    return (await this.lineage()).turns();
+  }
+
+  /** One turn by id (its first entry's id); an unknown id throws UnknownTurnError. */
+  async turn(id: string): Promise<Turn> {
+    return (await this.lineage()).turn(id);
+  }
 }
 
 export async function openSession(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {
   return Session.open(store, id, options);
 }
 
-export type { Prepared, PrepareInput, StepInput, StepResult, ToolResult };
+export type { Prepared, PrepareInput, SessionStart, StepInput, StepResult, ToolResult };

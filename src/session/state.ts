@@ -1,7 +1,13 @@
 import { isMarkerOnly } from '../compact/turns.js';
 import type { Entry } from '../model/entry.js';
 import { isFinishedTool } from '../model/parts.js';
-import { emptySessionState, type SessionState } from '../model/session.js';
+import { type Calibration, emptySessionState, type SessionState, type Usage } from '../model/session.js';
+import {
+  calibrationAfterCompaction,
+  hybridEstimate,
+  type TokenEstimate,
+  updateCalibration,
+} from '../tokens/calibration.js';
 
 /**
  * Pure updates of the running figures a session keeps, so that a turn never rescans history.
@@ -76,7 +82,68 @@ export function afterPivot(
     lastUsage: null,
     addedSinceUsage: 0,
     pendingMarkerId: null,
+    calibration: Object.fromEntries(
+      Object.entries(state.calibration).map(([model, c]) => [model, calibrationAfterCompaction(c)]),
+    ),
   };
+}
+
+/** What a request contained, in raw estimate tokens: what its reported usage is compared with. */
+export interface SentRaw {
+  logRaw: number;
+  overheadRaw: number;
+}
+
+/**
+ * After a request's usage arrived (its reply already appended): the calibration learns from what
+ * was sent, and, while that prompt is still the current context (`current`), the usage becomes the
+ * base of the next estimate, with everything the view gained since the request as the delta.
+ */
+export function afterUsage(
+  state: SessionState,
+  usage: Usage,
+  model: string,
+  sent: SentRaw,
+  afterSeq: number,
+  current = true,
+): SessionState {
+  const calibration = updateCalibration(state.calibration[model], {
+    reportedInput: usage.inputTotal,
+    logRaw: sent.logRaw,
+    overheadRaw: sent.overheadRaw,
+  });
+  const next = { ...state, calibration: { ...state.calibration, [model]: calibration } };
+  if (!current) return next;
+  return {
+    ...next,
+    lastUsage: { usage, model, afterSeq },
+    addedSinceUsage: state.activeTokens - sent.logRaw,
+  };
+}
+
+/** The calibration the next estimate uses: that of the last reported usage's model, else the session's. */
+export function currentCalibration(state: SessionState, model: string): Calibration | undefined {
+  return state.calibration[state.lastUsage?.model ?? model];
+}
+
+/**
+ * The next prompt's size from the running figures: last reported prompt + calibrated delta.
+ * `local` (seed 003): the raw local estimate instead, of what came since the last prompt or of the
+ * session's entries, with no learned ratio, residual or declared overhead.
+ */
+export function nextPromptEstimate(
+  state: SessionState,
+  model: string,
+  overheadRaw: number,
+  local = false,
+): TokenEstimate {
+  return hybridEstimate({
+    lastUsage: state.lastUsage,
+    addedSinceUsage: state.addedSinceUsage,
+    activeRaw: state.activeTokens,
+    overheadRaw: local ? 0 : overheadRaw,
+    calibration: local ? undefined : currentCalibration(state, model),
+  });
 }
 
 /** Rebuilds the running figures from a whole log (import of an exported session, repair tools). */
@@ -96,5 +163,6 @@ export function stateFromEntries(entries: Entry[], base: SessionState): SessionS
       state = afterAppend(state, [entry]);
     }
   }
-  return { ...state, lastUsage: null, addedSinceUsage: 0 };
+  // The calibration is learned, not derived from the entries: it stays as given.
+  return { ...state, calibration, lastUsage: null, addedSinceUsage: 0 };
 }

@@ -1,29 +1,54 @@
 import type { ModelMessage } from 'ai';
 import type { Decision } from '../budget/index.js';
-import { fromAiSdkResponse } from '../integrations/ai-sdk-messages.js';
+import type { LateToolResult } from '../integrations/ai-sdk/calls.js';
+import { responseMessages } from '../integrations/ai-sdk/model-messages.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
 import { InputError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/message.js';
-import { finishedCall, type ToolOutcome, type ToolPart } from '../model/parts.js';
+import { type FilePart, finishedCall, type ToolOutcome, type ToolPart } from '../model/parts.js';
 import type { SessionRecord, Usage } from '../model/session.js';
 import { parseMessage } from '../model/validate.js';
-import { updateCalibration } from '../tokens/index.js';
 import { normalizeUsage } from '../tokens/usage.js';
 import { numbered, toList } from './entries.js';
 import type { Write } from './log.js';
 import type { ResolvedSession } from './resolve.js';
-import { afterAppend, afterReplace } from './state.js';
+import { afterAppend, afterReplace, afterUsage, type SentRaw } from './state.js';
 
-export interface StepInput {
-  /** The step's new messages in condense form… */
-  message?: Message | Message[];
-  /** …or the AI SDK's `response` (its `messages`: assistant + tool results). */
-  response?: { messages: readonly ModelMessage[] };
-  /** The provider's usage for this step, in any supported shape. */
-  usage?: unknown;
-  model?: string;
+type Awaitable<T> = T | PromiseLike<T>;
+
+/** One step of an AI SDK multi-step call: its usage and the response messages so far (cumulative). */
+export interface AiSdkStep {
+  usage: unknown;
+  response: { messages: readonly ModelMessage[] };
 }
+
+interface StepCommon {
+  /**
+   * The provider's usage of the LAST model request, in any supported shape (the AI SDK's `usage`,
+   * not `totalUsage`, which sums the steps). Earlier steps' messages were part of that request.
+   */
+  usage?: Awaitable<unknown>;
+  model?: string;
+  /** An integration's cursor, stored with the step in the same write (see SessionState.cursor). */
+  cursor?: JsonValue;
+}
+
+/**
+ * What a model call produced: its new messages in condense form, or the AI SDK's `response`, never
+ * both. An AI SDK `generateText` or `streamText` result can be passed whole (`recordStep(result)`):
+ * its `steps` tell which usage belongs to which request, and the promises of a stream result are
+ * awaited.
+ */
+export type StepInput =
+  | (StepCommon & { message?: Message | Message[]; response?: never; steps?: never })
+  | (StepCommon & {
+      /** Its `messages`: assistant + tool results of every step of the call. */
+      response: Awaitable<{ messages: readonly ModelMessage[] }>;
+      /** The AI SDK's `steps`: every request's own usage, so each one calibrates the estimate. */
+      steps?: Awaitable<readonly AiSdkStep[]>;
+      message?: never;
+    });
 
 export interface StepResult {
   entries: MessageEntry[];
@@ -34,27 +59,64 @@ export interface StepResult {
 }
 
 /** What the request of this step contained, in raw estimate tokens: what the usage is compared with. */
-export interface SentFigures {
-  logRaw: number;
-  overheadRaw: number;
+export interface SentFigures extends SentRaw {
   /** The pivot the request was built on: after another compaction its usage describes nothing kept. */
   pivotId: string | null;
 }
 
-/** Validates a step's input before anything is written. */
-export function parseStep(step: StepInput): { messages: Message[]; usage: Usage | null } {
-  const raw = step.response ? fromAiSdkResponse(step.response.messages) : toList(step.message);
-  const messages = raw.map((m, i) => parseMessage(m, { field: `message[${i}]` }));
-  return { messages, usage: step.usage === undefined ? null : normalizeUsage(step.usage) };
+/**
+ * One model request's usage, and how many of the recorded messages were already in its prompt (the
+ * earlier steps of a multi-step call): the prompt was what was sent plus those messages.
+ */
+export interface UsageSample {
+  usage: Usage;
+  earlier: number;
+}
+
+export interface ParsedStep {
+  messages: Message[];
+  /** Results for calls an earlier step made (a deferred provider result): the session completes them. */
+  results: LateToolResult[];
+  /** In request order; the last one describes the newest request. */
+  samples: UsageSample[];
+}
+
+const assistants = (list: readonly ModelMessage[]) => list.filter((m) => m.role === 'assistant').length;
+
+/** Validates a step's input (awaiting a stream result's promises) before anything is written. */
+export async function parseStep(step: StepInput): Promise<ParsedStep> {
+  if (step.message !== undefined && step.response !== undefined) {
+    throw new InputError('a step has its messages or an AI SDK response, not both', { field: 'message' });
+  }
+  const [response, usage, steps] = await Promise.all([step.response, step.usage, step.steps]);
+  const converted = response
+    ? responseMessages(response.messages)
+    : { messages: toList(step.message), results: [] };
+  const messages = converted.messages.map((m, i) => parseMessage(m, { field: `message[${i}]` }));
+  const { results } = converted;
+  if (steps && steps.length > 0 && response) {
+    // Each AI SDK step adds one assistant message; step i's prompt held the messages of steps < i.
+    const samples = steps.map((s, i) => ({
+      usage: normalizeUsage(s.usage),
+      earlier: Math.min(messages.length, i === 0 ? 0 : assistants(steps[i - 1]!.response.messages)),
+    }));
+    return { messages, results, samples };
+  }
+  if (usage === undefined) return { messages, results, samples: [] };
+  // Without steps the usage is the last request's: every message before the last assistant message
+  // came from an earlier request of the same call and was part of this one's prompt.
+  const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
+  const samples = [{ usage: normalizeUsage(usage), earlier: Math.max(0, lastAssistant) }];
+  return { messages, results, samples };
 }
 
 /**
- * The write for a step: its messages appended and, with usage, the calibration learned from what
- * was sent and the new base of the hybrid estimate (the step's own entries are "added since").
+ * The write for a step: its messages appended and, with usage, the calibration learned from each
+ * request (what was sent plus the earlier steps' messages) and the new base of the hybrid estimate:
+ * the last request's prompt, with everything after it "added since".
  */
 export function stepWrite(
-  messages: Message[],
-  usage: Usage | null,
+  { messages, samples }: ParsedStep,
   model: string,
   sent: SentFigures,
   config: ResolvedSession,
@@ -62,41 +124,38 @@ export function stepWrite(
   return (record: SessionRecord, active: Entry[]): Write<MessageEntry> => {
     const added = numbered(messages, record, active, config);
     const state = afterAppend(record.state, added);
-    if (!usage) return { append: added, state };
-    const calibration = updateCalibration(state.calibration[model], {
-      reportedInput: usage.inputTotal,
-      logRaw: sent.logRaw,
-      overheadRaw: sent.overheadRaw,
-    });
+    if (samples.length === 0) return { append: added, state };
+    // Raw tokens of the first k recorded messages: what request k's prompt held beyond `sent`.
+    const before = [0];
+    for (const entry of added) before.push(before.at(-1)! + entry.tokens);
     // A compaction ran while the model was answering: the calibration still learns from what was
-    // sent, but that prompt is gone, so it is no base for the next estimate.
-    if (record.state.pivotId !== sent.pivotId) {
-      return {
-        append: added,
-        state: { ...state, calibration: { ...state.calibration, [model]: calibration } },
-      };
-    }
-    return {
-      append: added,
-      state: {
-        ...state,
-        calibration: { ...state.calibration, [model]: calibration },
-        lastUsage: { usage, model, afterSeq: added[0]?.seq ?? record.nextSeq },
-        // Everything the view gained since that request was built: this step's entries, and
-        // whatever was appended while the model was running (a message the user typed meanwhile).
-        addedSinceUsage: state.activeTokens - sent.logRaw,
-      },
-    };
+    // sent, but that prompt is gone, so it is no base for the next estimate. Otherwise the last
+    // request's usage is the base, and everything the view gained since it was built is the delta:
+    // its reply and tool results, and whatever was appended while the model was running.
+    const current = record.state.pivotId === sent.pivotId;
+    let next = state;
+    samples.forEach(({ usage, earlier }, i) => {
+      const held = { logRaw: sent.logRaw + before[earlier]!, overheadRaw: sent.overheadRaw };
+      const afterSeq = added[earlier]?.seq ?? record.nextSeq;
+      next = afterUsage(next, usage, model, held, afterSeq, current && i === samples.length - 1);
+    });
+    return { append: added, state: next };
   };
 }
 
-export type ToolResult = { output: JsonValue } | { error: string };
+/** A tool's result, or its failure; `attachments` are media it returned (a screenshot tool's image). */
+export type ToolResult =
+  | { output: JsonValue; attachments?: FilePart[]; error?: never }
+  | { error: string; output?: never; attachments?: never };
 
 /**
  * The write that completes a call appended earlier while it was pending or running: the same part
  * gains its output (or error), so call and result stay one part.
  */
 export function toolResultWrite(callId: string, result: ToolResult, config: ResolvedSession) {
+  if ((result.output === undefined) === (result.error === undefined)) {
+    throw new InputError('a tool result has either an output or an error', { field: 'result' });
+  }
   return (record: SessionRecord, active: Entry[]): Write => {
     for (let i = active.length - 1; i >= 0; i--) {
       const entry = active[i]!;
@@ -107,8 +166,12 @@ export function toolResultWrite(callId: string, result: ToolResult, config: Reso
       if (index < 0) continue;
       const call = entry.message.parts[index] as ToolPart;
       const outcome: ToolOutcome =
-        'output' in result
-          ? { state: 'completed', output: result.output }
+        result.error === undefined
+          ? {
+              state: 'completed',
+              output: result.output,
+              ...(result.attachments ? { attachments: result.attachments } : {}),
+            }
           : { state: 'error', error: result.error };
       const done = finishedCall(call, outcome, config.now());
       const parts = entry.message.parts.map((p, j) => (j === index ? done : p));
@@ -118,7 +181,7 @@ export function toolResultWrite(callId: string, result: ToolResult, config: Reso
         ...entry,
         message,
         partTokens,
-        tokens: config.estimator.message(message),
+        tokens: config.estimator.message(message, partTokens),
       } as MessageEntry;
       return {
         update: [{ entryId: entry.id, parts: message.parts, partTokens, tokens: updated.tokens }],

@@ -7,6 +7,8 @@ import {
   StoreWriteError,
   UnknownSessionError,
 } from './errors.js';
+import type { EventLedger } from './events.js';
+import { memoryLedger } from './events-memory.js';
 import {
   applyCommit,
   checkAppendBatch,
@@ -15,7 +17,16 @@ import {
   lowerBoundBySeq,
   summarizeSession,
 } from './rules.js';
-import { type Commit, type SessionSummary, type Store, VersionConflictError } from './store.js';
+import { entrySearchText, topHits } from './search.js';
+import { parseSearchQuery, searchLimit } from './search-query.js';
+import { rankDocs } from './search-rank.js';
+import {
+  type Commit,
+  type NewSession,
+  type SessionSummary,
+  type Store,
+  VersionConflictError,
+} from './store.js';
 
 /** One session's stored state: entries sorted by seq, plus an id index into the same objects. */
 interface SessionSlot {
@@ -25,11 +36,12 @@ interface SessionSlot {
 }
 
 /**
- * A store in process memory, for tests and short-lived agents. Values are cloned on the way in
+ * A store in process memory, for tests and short-lived agents, with an events ledger beside its
+ * sessions. Values are cloned on the way in
  * and out, so a caller mutating what it passed or got back cannot change stored state. Each
  * method checks everything before it changes anything, which makes every write all-or-nothing.
  */
-export function memoryStore(): Store {
+export function memoryStore(): Store & EventLedger {
   const sessions = new Map<string, SessionSlot>();
   let closed = false;
 
@@ -69,21 +81,37 @@ export function memoryStore(): Store {
     return commitRecord(slot, commit);
   }
 
+  /**
+   * Nothing else runs between these synchronous steps: removing the sessions made so far when one
+   * fails makes the whole batch all-or-nothing.
+   */
+  function createAll(batch: readonly NewSession[]): void {
+    const made: string[] = [];
+    try {
+      for (const { record, initial } of batch) {
+        if (sessions.has(record.id)) throw new DuplicateSessionError(record.id);
+        sessions.set(record.id, { record: structuredClone(record), entries: [], byId: new Map() });
+        made.push(record.id);
+        if (initial) appendNow(initial.entries, initial.commit);
+      }
+    } catch (error) {
+      for (const id of made) sessions.delete(id);
+      throw error;
+    }
+  }
+
   return {
     kind: 'memory',
+    ...memoryLedger(open),
 
     async createSession(record, initial) {
       open();
-      if (sessions.has(record.id)) throw new DuplicateSessionError(record.id);
-      sessions.set(record.id, { record: structuredClone(record), entries: [], byId: new Map() });
-      if (!initial) return;
-      // Nothing else runs between these synchronous steps: undoing the slot makes it all-or-nothing.
-      try {
-        appendNow(initial.entries, initial.commit);
-      } catch (error) {
-        sessions.delete(record.id);
-        throw error;
-      }
+      createAll([{ record, initial }]);
+    },
+
+    async createSessions(batch) {
+      open();
+      createAll(batch);
     },
 
     async getSession(id) {
@@ -119,17 +147,30 @@ export function memoryStore(): Store {
       return commitRecord(slot, commit);
     },
 
-    async loadFrom(sessionId, fromSeq) {
+    async loadFrom(sessionId, fromSeq, toSeq) {
       open();
       const slot = sessions.get(sessionId);
       if (slot === undefined) return [];
-      return structuredClone(slot.entries.slice(lowerBoundBySeq(slot.entries, fromSeq)));
+      const end = toSeq === undefined ? slot.entries.length : lowerBoundBySeq(slot.entries, toSeq);
+      return structuredClone(slot.entries.slice(lowerBoundBySeq(slot.entries, fromSeq), end));
     },
 
     async getEntry(sessionId, entryId) {
       open();
       const entry = sessions.get(sessionId)?.byId.get(entryId);
       return entry === undefined ? undefined : structuredClone(entry);
+    },
+
+    async search(text, opts = {}) {
+      open();
+      const query = parseSearchQuery(text);
+      const limit = searchLimit(opts.limit);
+      // A scan of every entry: this store is for tests and short-lived agents.
+      const docs = [...sessions.values()].flatMap((s) =>
+        s.entries.map((e) => ({ key: e, text: entrySearchText(e) })),
+      );
+      const inScope = (e: Entry) => opts.sessionId === undefined || e.sessionId === opts.sessionId;
+      return topHits(rankDocs(docs, query, inScope), query, limit);
     },
 
     async deleteSession(id) {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { AGENT_TURNS_VIEW } from './sqlite-turns.js';
 
 type Db = Database.Database;
 
@@ -55,6 +56,62 @@ export const MIGRATIONS: readonly Migration[] = [
       );
 
       CREATE INDEX entries_compactions ON entries (session_id, seq) WHERE kind = 'compaction';
+    `);
+  },
+  // The queued compaction task's part was renamed 'compaction-marker' → 'compaction' (the type
+  // seeds 000 and 001 store); rows written before keep working.
+  (db) => {
+    db.exec(`
+      UPDATE entries SET body = replace(body, '"type":"compaction-marker"', '"type":"compaction"')
+      WHERE kind = 'message' AND role = 'user' AND body LIKE '%"type":"compaction-marker"%';
+    `);
+  },
+  // Full-text search over entries. Contentless: the words are indexed, the text is not stored a
+  // second time (tool outputs can be megabytes); snippets are cut from the entry's own body.
+  // contentless_delete lets a re-pruned (erase mode) or deleted entry be taken out by rowid. The
+  // index is filled by searches, up to search_state's watermark (sqlite-search.ts), so existing
+  // entries need no backfill here and appends pay nothing for it.
+  (db) => {
+    db.exec(`
+      CREATE VIRTUAL TABLE entries_fts USING fts5(
+        text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
+      );
+      CREATE TABLE search_state (indexed_through INTEGER NOT NULL);
+      INSERT INTO search_state VALUES (0);
+    `);
+  },
+  // The events ledger (append-only: triggers refuse UPDATE and DELETE; its search index is fed by
+  // a trigger, so even a raw INSERT is indexed) and seed 002's agent_turns view.
+  (db) => {
+    db.exec(`
+      CREATE TABLE events (
+        seq         INTEGER PRIMARY KEY,
+        id          TEXT NOT NULL UNIQUE,
+        channel     TEXT NOT NULL,
+        external_id TEXT NOT NULL,
+        author      TEXT NOT NULL,
+        at          INTEGER NOT NULL,  -- ms since epoch, as the channel tells
+        body        TEXT NOT NULL,
+        metadata    TEXT NOT NULL,     -- JSON object
+        recorded_at INTEGER NOT NULL,
+        UNIQUE (channel, external_id)
+      );
+      CREATE INDEX events_by_time ON events (at, seq);
+      CREATE VIRTUAL TABLE events_fts USING fts5(
+        text, content = '', tokenize = 'unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER events_index AFTER INSERT ON events BEGIN
+        INSERT INTO events_fts (rowid, text) VALUES (new.seq, new.author || char(10) || new.body);
+      END;
+      CREATE TRIGGER events_never_change BEFORE UPDATE ON events BEGIN
+        SELECT RAISE(ABORT, 'the events ledger is append-only: an event is never changed');
+      END;
+      CREATE TRIGGER events_never_delete BEFORE DELETE ON events BEGIN
+        SELECT RAISE(ABORT, 'the events ledger is append-only: an event is never deleted');
+      END;
+      -- Which entries continue a given one: agent_turns' has_children, without scanning.
+      CREATE INDEX entries_children ON entries (session_id, parent_id);
+      ${AGENT_TURNS_VIEW}
     `);
   },
 ];

@@ -1,27 +1,23 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Entry, MessageEntry } from '../model/entry.js';
+import type { Entry } from '../model/entry.js';
 import type { SessionRecord } from '../model/session.js';
 import {
   DuplicateEntryError,
   DuplicateSessionError,
   StoreClosedError,
-  StoreWriteError,
   UnknownSessionError,
 } from './errors.js';
+import type { EventLedger } from './events.js';
 import { checkAppendBatch, checkPartsUpdates, summarizeSession } from './rules.js';
-import {
-  type EntryRow,
-  entryFromRow,
-  entryValues,
-  parseColumn,
-  type SessionRow,
-  sessionFromRow,
-} from './sqlite-rows.js';
+import { sqliteLedger } from './sqlite-ledger.js';
+import { preparePartsStatements, rewriteParts } from './sqlite-parts.js';
+import { type EntryRow, entryFromRow, entryValues, type SessionRow, sessionFromRow } from './sqlite-rows.js';
 import { checkSchemaVersion, migrate } from './sqlite-schema.js';
+import { entryIndex } from './sqlite-search.js';
 import { prepareStatements, type Statements } from './sqlite-statements.js';
-import { type Commit, type PartsUpdate, type Store, VersionConflictError } from './store.js';
+import { type Commit, type NewSession, type PartsUpdate, type Store, VersionConflictError } from './store.js';
 
 export interface SqliteStoreOptions {
   /** Database file; its folder is created. Default `.condense/condense.db` under the working directory. */
@@ -39,7 +35,7 @@ export const DEFAULT_SQLITE_PATH = '.condense/condense.db';
  * block the writer. Every write is one transaction guarded by a compare-and-swap on the session
  * version, and loads read a range of the (session_id, seq) key, never the whole history.
  */
-export function sqliteStore(opts: SqliteStoreOptions = {}): Store {
+export function sqliteStore(opts: SqliteStoreOptions = {}): Store & EventLedger {
   const path = opts.path ?? DEFAULT_SQLITE_PATH;
   const readonly = opts.readonly ?? false;
   if (!readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -64,6 +60,7 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store {
     if (!db.open) throw new StoreClosedError('sqlite');
     return st;
   }
+  const index = entryIndex(db, open, readonly);
 
   /** Runs the compare-and-swap on the session row; must be called inside a transaction. */
   function commitSession(commit: Commit): SessionRecord {
@@ -94,13 +91,14 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store {
     return record;
   });
 
+  const parts = preparePartsStatements(db);
   const updatePartsTx = db.transaction((updates: readonly PartsUpdate[], commit: Commit): SessionRecord => {
     const record = commitSession(commit);
-    for (const update of updates) rewriteParts(st, commit.sessionId, update);
+    rewriteParts(parts, index, commit.sessionId, updates);
     return record;
   });
 
-  const createTx = db.transaction((r: SessionRecord, initial?: { entries: Entry[]; commit: Commit }) => {
+  const createTx = db.transaction((r: SessionRecord, initial?: NewSession['initial']) => {
     st.insertSession.run({
       id: r.id,
       created_at: r.createdAt,
@@ -114,23 +112,43 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store {
     if (initial) appendTx(initial.entries, initial.commit);
   });
 
+  /** One session in its own transaction, or a savepoint of the caller's; a clash names the id. */
+  function createOne(record: SessionRecord, initial?: NewSession['initial']): void {
+    try {
+      createTx(record, initial);
+    } catch (error) {
+      if (constraintCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+        throw new DuplicateSessionError(record.id);
+      throw error;
+    }
+  }
+
+  const createManyTx = db.transaction((batch: readonly NewSession[]) => {
+    for (const { record, initial } of batch) createOne(record, initial);
+  });
+
   const deleteTx = db.transaction((id: string) => {
-    st.deleteEntries.run(id);
-    st.deleteSession.run(id);
+    index.deleting(id, () => {
+      st.deleteEntries.run(id);
+      st.deleteSession.run(id);
+    });
   });
 
   return {
     kind: 'sqlite',
+    ...sqliteLedger(db, open),
 
-    async createSession(r, initial) {
+    async createSession(record, initial) {
       open();
       if (initial) checkAppendBatch(initial.entries, initial.commit.sessionId);
-      try {
-        createTx(r, initial);
-      } catch (error) {
-        if (constraintCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new DuplicateSessionError(r.id);
-        throw error;
-      }
+      createOne(record, initial);
+    },
+
+    async createSessions(batch) {
+      open();
+      for (const { initial } of batch)
+        if (initial) checkAppendBatch(initial.entries, initial.commit.sessionId);
+      createManyTx(batch);
     },
 
     async getSession(id) {
@@ -154,13 +172,21 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store {
       return updatePartsTx(updates, commit);
     },
 
-    async loadFrom(sessionId, fromSeq) {
-      return (open().loadFrom.all(sessionId, fromSeq) as EntryRow[]).map(entryFromRow);
+    async loadFrom(sessionId, fromSeq, toSeq) {
+      const rows =
+        toSeq === undefined
+          ? open().loadFrom.all(sessionId, fromSeq)
+          : open().loadRange.all(sessionId, fromSeq, toSeq);
+      return (rows as EntryRow[]).map(entryFromRow);
     },
 
     async getEntry(sessionId, entryId) {
       const row = open().getEntry.get(sessionId, entryId) as EntryRow | undefined;
       return row === undefined ? undefined : entryFromRow(row);
+    },
+
+    search(text, opts = {}) {
+      return index.search(text, opts);
     },
 
     async deleteSession(id) {
@@ -176,23 +202,6 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store {
 
 function constraintCode(error: unknown): string | undefined {
   return error instanceof Database.SqliteError ? error.code : undefined;
-}
-
-/** Replaces one message entry's parts; a read-modify-write of the body keeps its other fields and key order. */
-function rewriteParts(st: Statements, sessionId: string, update: PartsUpdate): void {
-  const row = st.entryBody.get(sessionId, update.entryId) as
-    | { kind: string; seq: number; body: string }
-    | undefined;
-  if (row === undefined)
-    throw new StoreWriteError(`session ${sessionId}: no entry ${update.entryId} to update`);
-  if (row.kind !== 'message') {
-    throw new StoreWriteError(
-      `session ${sessionId}: entry ${update.entryId} is a ${row.kind} entry and has no parts`,
-    );
-  }
-  const message = parseColumn<MessageEntry['message']>(row.body, 'entries', sessionId, row.seq, 'body');
-  const body = JSON.stringify({ ...message, parts: update.parts });
-  st.updateEntryParts.run(body, JSON.stringify(update.partTokens), update.tokens, sessionId, update.entryId);
 }
 
 /** A key clash becomes the same DuplicateEntryError the other stores raise. */

@@ -13,8 +13,12 @@ export interface Estimator {
   part(part: Part): number;
   /** Tokens of a tool call's name and input (the call half of the part). */
   toolInput(part: ToolPart): number;
-  /** Tokens of a whole message: every part plus the call halves of tool parts and role overhead. */
-  message(message: Message): number;
+  /**
+   * Tokens of a whole message: every part plus the call halves of tool parts and role overhead.
+   * `partTokens`, when given, are this estimator's `part()` of each part, already computed: they are
+   * used as they are, so that no text is tokenized twice.
+   */
+  message(message: Message, partTokens?: readonly number[]): number;
 }
 
 export interface EstimatorOptions {
@@ -66,7 +70,7 @@ export function makeEstimator(name: string, count: TextCounter, opts: EstimatorO
         const attachments = 'attachments' in p && p.attachments ? p.attachments.length * o.fileTokens : 0;
         return capped(toolOutputText(p)) + attachments;
       }
-      case 'compaction-marker':
+      case 'compaction':
         return capped(p.instructions ?? '') + 1;
     }
   };
@@ -77,12 +81,12 @@ export function makeEstimator(name: string, count: TextCounter, opts: EstimatorO
     text: (text) => count(text),
     part,
     toolInput,
-    message(m) {
+    message(m, partTokens) {
       let total = o.messageOverhead;
-      for (const p of m.parts) {
-        total += part(p);
+      m.parts.forEach((p, i) => {
+        total += partTokens?.[i] ?? part(p);
         if (p.type === 'tool') total += toolInput(p);
-      }
+      });
       return total;
     },
   };
@@ -91,4 +95,32 @@ export function makeEstimator(name: string, count: TextCounter, opts: EstimatorO
 /** ceil(chars / 4), the seeds' heuristic (000, 001). */
 export function heuristicEstimator(opts: EstimatorOptions = {}): Estimator {
   return makeEstimator('heuristic', (text) => Math.ceil(text.length / 4), opts);
+}
+
+/** round(chars / 4) with no cap on a part: seed 001's estimator (A001-06; the 50,000 cap is seed 000's). */
+export function uncappedHeuristicEstimator(): Estimator {
+  return makeEstimator('chars/4 uncapped', (text) => Math.round(text.length / 4), {
+    maxTokensPerPart: Number.POSITIVE_INFINITY,
+  });
+}
+
+/**
+ * chars / `charsPerToken` of a message's content and its tool calls' JSON, rounded up once per
+ * message, nothing added for framing: seed 003's `len / 3.5` (A003-01).
+ */
+export function charsPerTokenEstimator(charsPerToken: number): Estimator {
+  // Counted in characters, divided once: no float drift from summing fractions.
+  const chars = makeEstimator('chars', (text) => text.length, {
+    maxTokensPerPart: Number.POSITIVE_INFINITY,
+    messageOverhead: 0,
+    fileTokens: Math.round(DEFAULT_ESTIMATOR_OPTIONS.fileTokens * charsPerToken),
+  });
+  const tokens = (n: number) => Math.ceil(n / charsPerToken);
+  return {
+    name: `chars/${charsPerToken}`,
+    text: (text) => tokens(text.length),
+    part: (p) => tokens(chars.part(p)),
+    toolInput: (p) => tokens(chars.toolInput(p)),
+    message: (m) => tokens(chars.message(m)),
+  };
 }

@@ -48,7 +48,9 @@ export function registerModel(id: string, limits: ModelLimits): void {
  * overrides over both. Unknown ids get the 128,000 fallback with `known: false`.
  */
 export function lookupModel(id: string, overrides?: Record<string, Partial<ModelLimits>>): ResolvedModel {
-  const base = registered.get(id) ?? builtIn.get(id);
+  // A gateway id ('anthropic/claude-sonnet-4-5') names the same model as its last segment.
+  const bare = id.slice(id.lastIndexOf('/') + 1);
+  const base = registered.get(id) ?? builtIn.get(id) ?? registered.get(bare) ?? builtIn.get(bare);
   const override = overrides?.[id];
   if (override) checkLimits(id, override);
   const merged: Partial<ModelLimits> = { ...base, ...definedOnly(override) };

@@ -56,6 +56,16 @@ interface Case {
 
 const chat = smallChat();
 
+/** `[[[…0…]]]` nested `levels` deep, written as text: JSON.stringify itself overflows on it. */
+const nested = (levels: number): string => `${'['.repeat(levels)}0${']'.repeat(levels)}`;
+
+/** The small chat with its tool call's arguments replaced by `args` (raw JSON text), one message a line. */
+function chatWithArguments(args: string): string {
+  const [before, after] = chatText(chat).split('"arguments":"{\\"path\\":\\"notes.txt\\"}"');
+  if (after === undefined) throw new Error('the small chat changed: no arguments to replace');
+  return `${before}"arguments":${args}${after}`;
+}
+
 const CASES: Case[] = [
   {
     name: 'malformed JSON',
@@ -109,6 +119,27 @@ const CASES: Case[] = [
     file: 'empty.json',
     content: '[]\n',
     expected: /^: no messages to import$/m,
+  },
+  {
+    name: 'JSON nested 10,000 levels deep in a document',
+    file: 'deep-document.json',
+    content: chatWithArguments(`{"a":${nested(10_000)}}`),
+    expected:
+      /^:line 4, field \[2\]\.tool_calls\[0\]\.function\.arguments\.a\[0\]\[0\]…: JSON nested deeper than 512 levels/,
+  },
+  {
+    name: "JSON nested 10,000 levels deep inside a tool call's arguments text",
+    file: 'deep-arguments.json',
+    content: chatWithArguments(JSON.stringify(`{"a":${nested(10_000)}}`)),
+    expected:
+      /^:line 4, field \[2\]\.parts\[0\]\.input\.a\[0\]\[0\]\[0\]\[0\]…: JSON nested deeper than 512 levels/,
+  },
+  {
+    name: 'JSON nested 10,000 levels deep on one JSON Lines line',
+    file: 'deep-line.jsonl',
+    content: exportWithLine(3, (l) => l.replace('"input":{"dir":"."}', `"input":{"dir":${nested(10_000)}}`)),
+    expected:
+      /^:line 3, field message\.parts\[0\]\.input\.dir\[0\]\[0\]\[0\]…: JSON nested deeper than 512 levels/,
   },
   {
     name: 'a missing file',
@@ -165,6 +196,39 @@ describe('condense import rejects bad input and writes nothing', () => {
 
   it('none of them wrote anything (sessions --json is empty)', async () => {
     expect(json(ok(await cliAsync(['sessions', '--db', db, '--json'])))).toEqual([]);
+  });
+});
+
+describe('files other editors write, and databases in impossible places', () => {
+  const bom = '\ufeff';
+
+  it('a UTF-8 byte order mark is accepted, in JSON and in JSON Lines', async () => {
+    const db = freshDb(dir);
+    const chatFile = writeFile(dir, 'bom-chat.json', bom + chatText(chat));
+    const exportFile = writeFile(dir, 'bom-export.jsonl', `${bom}${exportLines().join('\n')}\n`);
+    const [first, second] = await Promise.all([
+      cliAsync(['import', chatFile, '--db', db, '--json']),
+      cliAsync(['import', exportFile, '--session', 'exp', '--db', db, '--json']),
+    ]);
+    expect(json(ok(first))).toEqual([{ session: 'bom-chat', messages: 3 }]);
+    expect(json(ok(second))).toEqual([{ session: 'exp', messages: 3 }]);
+  });
+
+  it('--db under a path whose parent is a file names that file', async () => {
+    const file = writeFile(dir, 'plain-file', 'not a folder');
+    const [direct, deeper, folder] = await Promise.all([
+      cliAsync(['sessions', '--db', join(file, 'x.db')]),
+      cliAsync(['import', writeFile(dir, 'c.json', chat), '--db', join(file, 'sub', 'x.db')]),
+      cliAsync(['sessions', '--db', dir]),
+    ]);
+    expect(direct.stderr).toBe(`condense: --db ${join(file, 'x.db')}: ${file} is a file, not a folder\n`);
+    expect(deeper.stderr).toBe(
+      `condense: --db ${join(file, 'sub', 'x.db')}: ${file} is a file, not a folder\n`,
+    );
+    expect(folder.stderr).toBe(
+      `condense: --db ${dir} is a folder; give a file path, e.g. ${join(dir, 'condense.db')}\n`,
+    );
+    for (const r of [direct, deeper, folder]) expect(r.status).toBe(2);
   });
 });
 

@@ -116,7 +116,7 @@ describe('condense compact failures write nothing', () => {
       "condense: --summarizer takes 'extractive' or PROVIDER:MODEL (e.g. openai:gpt-4o-mini, ollama:llama3.1), got 'gpt-4o'\n",
     );
     expect(badPreset.stderr).toBe(
-      "condense: --preset must be one of default, seed-000, seed-001, seed-002, seed-003, seed-004, got 'seed-999'\n",
+      "condense: --preset must be one of default, seed-000, seed-001, seed-002, seed-003, seed-004, qwery, opencode, nexus, pegasus, mistral-vibe, got 'seed-999'\n",
     );
     expect(badNumber.stderr).toBe(
       "condense: --keep-tokens must be a non-negative whole number, got 'lots'\n",

@@ -10,6 +10,7 @@ import {
   sessions,
   smallChat,
   tempDir,
+  withoutSessionId,
   writeFile,
 } from './support.js';
 
@@ -20,19 +21,8 @@ interface ImportRow {
   messages: number;
 }
 
-/** Export lines as objects, with the session id (the one thing a copy changes) taken out. */
-function withoutSessionId(jsonl: string): unknown[] {
-  return jsonl
-    .trim()
-    .split('\n')
-    .map((line) => {
-      const { sessionId: _s, id, type, ...rest } = JSON.parse(line) as Record<string, unknown>;
-      return type === 'session' ? { type, ...rest } : { type, id, ...rest };
-    });
-}
-
 describe('condense import (OpenAI Chat Completions)', () => {
-  it('imports a message array into the named session, and refuses to import into it again', () => {
+  it('imports a message array into the named session; again is a no-op, another file is refused', () => {
     const db = freshDb(dir);
     const file = writeFile(dir, 'small-chat.json', smallChat());
     const first = json<ImportRow[]>(ok(cli(['import', file, '--session', 'chat', '--db', db, '--json'])));
@@ -40,9 +30,12 @@ describe('condense import (OpenAI Chat Completions)', () => {
     // prompt goes to the session's metadata
     expect(first).toEqual([{ session: 'chat', messages: 3 }]);
 
-    const again = cli(['import', file, '--session', 'chat', '--db', db]);
-    expect(again.status).not.toBe(0);
-    expect(again.stderr).toMatch(/^condense: .*small-chat\.json: session 'chat' already exists/);
+    const again = ok(cli(['import', file, '--session', 'chat', '--db', db]));
+    expect(again.stdout).toContain('session chat already holds this import (3 messages): unchanged');
+    const other = writeFile(dir, 'other-chat.json', smallChat().slice(0, 2));
+    const clash = cli(['import', other, '--session', 'chat', '--db', db]);
+    expect(clash.status).not.toBe(0);
+    expect(clash.stderr).toMatch(/^condense: .*other-chat\.json: session 'chat' already exists/);
 
     const rows = sessions(db);
     expect(rows.map((r) => [r.id, r.entryCount])).toEqual([['chat', 3]]);
@@ -68,13 +61,14 @@ describe('condense export → import → export', () => {
     expect(lines.some((l) => l.includes('"compactedAt"'))).toBe(true);
 
     const jsonl = writeFile(dir, 'orig.jsonl', exported);
-    const [clash, copied] = await Promise.all([
-      // Without --session the export's own id is used, and that session exists: refused.
-      cliAsync(['import', jsonl, '--db', db]),
+    const [same, copied] = await Promise.all([
+      // Without --session the export's own id is used: that session holds exactly this already.
+      cliAsync(['import', jsonl, '--db', db, '--json']),
       cliAsync(['import', jsonl, '--session', 'copy', '--db', db, '--json']),
     ]);
-    expect(clash.status).not.toBe(0);
-    expect(clash.stderr).toContain("session 'orig' already exists");
+    expect(json<ImportRow[]>(ok(same))).toEqual([
+      { session: 'orig', messages: lines.length - 1, unchanged: true },
+    ]);
     expect(json<ImportRow[]>(ok(copied))).toEqual([{ session: 'copy', messages: lines.length - 1 }]);
 
     const [reExport, listed] = await Promise.all([

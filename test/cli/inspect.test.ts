@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PRESET_CHOICES } from '../../src/cli/presets.js';
 import { validate } from '../../src/context/index.js';
-import { PRESET_NAMES } from '../../src/session/index.js';
+import { PRESET_INPUTS, PRESET_NAMES } from '../../src/session/index.js';
 import {
   type CliResult,
   cli,
@@ -19,8 +19,9 @@ const FORMATS = ['openai', 'anthropic', 'gemini', 'ai-sdk'] as const;
 type Format = (typeof FORMATS)[number];
 
 describe('condense --help', () => {
-  it('offers the session layer’s presets (the CLI keeps its own copy to start faster)', () => {
-    expect([...PRESET_CHOICES]).toEqual([...PRESET_NAMES]);
+  it('offers every preset by both of its names', () => {
+    expect([...PRESET_CHOICES]).toEqual([...PRESET_INPUTS]);
+    for (const name of PRESET_NAMES) expect(PRESET_CHOICES).toContain(name);
   });
 
   it('lists every command', () => {
@@ -35,6 +36,11 @@ describe('condense --help', () => {
       'compact',
       'validate',
       'demo',
+      'history',
+      'tree',
+      'fork',
+      'search',
+      'events',
     ])
       expect(help).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
   });
@@ -64,7 +70,10 @@ describe('stats, context, validate on an imported chat', () => {
     expect(text).toMatch(/by role[^\n]*:\n\s+system\s+\d+\n\s+user\s+\d+\n\s+assistant\s+\d+/);
     expect(text).toMatch(/by tool \(outputs\):\n\s+read_file\s+\d+/);
     // The unknown model falls back to 128,000 with the 32,000 output cap reserved (seed 001).
-    expect(text).toMatch(/window 128000 {2}usable 96000/);
+    expect(text).toMatch(/model unknown {2}window 128000 \(fallback: model not known\) {2}usable 96000/);
+    // A chat with no reported usage: the figure is a plain estimate and says so.
+    expect(text).toMatch(/^last reported prompt: none; calibration: none$/m);
+    expect(text).toMatch(/next prompt ≈ \d+ \(estimated, uncalibrated: no usage reported\)$/m);
     expect(text).toMatch(/^decision: ok \(under-limit; \d+ vs limit 96000\)$/m);
   });
 
@@ -79,6 +88,10 @@ describe('stats, context, validate on an imported chat', () => {
       usable: 111_616,
       limit: 102_400,
       decision: { compact: false, reason: 'under-limit', limit: 102_400 },
+      windowFallback: false,
+      lastReported: null,
+      calibration: null,
+      basis: 'uncalibrated',
     });
     const tokens = s.tokens as {
       byRole: Record<string, number>;

@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,8 @@ import { afterAll } from 'vitest';
  * node form is used; cwd is the project root so `tsx` resolves from its node_modules.
  */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+// Absolute, so that a run from another working directory (where a config file is looked for) works.
+const CLI = ['--import', createRequire(join(ROOT, 'x.js')).resolve('tsx'), join(ROOT, 'src/cli/main.ts')];
 
 /** The shared real-data folder, read in place (never copied into the repository). */
 export const DATA_DIR = join(ROOT, '..', 'shared', 'data');
@@ -25,20 +27,28 @@ export interface CliResult {
 }
 
 /** One CLI run, waited for (the brief's spawnSync form: simplest when steps depend on each other). */
-export function cli(args: string[], timeout = 30_000): CliResult {
-  const r = spawnSync(process.execPath, [...CLI, ...args], { cwd: ROOT, encoding: 'utf8', timeout });
+export function cli(args: string[], timeout = 30_000, cwd = ROOT): CliResult {
+  const r = spawnSync(process.execPath, [...CLI, ...args], { cwd, encoding: 'utf8', timeout });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** One CLI run as a promise, so independent runs can overlap (each spawn spends ~1 s starting up). */
-export function cliAsync(args: string[], timeout = 30_000): Promise<CliResult> {
-  return run(process.execPath, [...CLI, ...args], timeout);
+/**
+ * One CLI run as a promise, so independent runs can overlap (each spawn spends ~1 s starting up).
+ * `env` replaces the whole environment (tests of which keys are sent must not see the caller's).
+ */
+export function cliAsync(args: string[], timeout = 30_000, env?: NodeJS.ProcessEnv): Promise<CliResult> {
+  return run(process.execPath, [...CLI, ...args], timeout, env);
 }
 
 /** Any command in the project folder, its output collected. */
-export function run(command: string, args: string[], timeout: number): Promise<CliResult> {
+export function run(
+  command: string,
+  args: string[],
+  timeout: number,
+  env?: NodeJS.ProcessEnv,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, timeout });
+    const child = spawn(command, args, { cwd: ROOT, timeout, ...(env ? { env } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => {
@@ -98,6 +108,17 @@ export interface SessionRow {
 /** `condense sessions --json` on `db`. */
 export function sessions(db: string): SessionRow[] {
   return json<SessionRow[]>(ok(cli(['sessions', '--db', db, '--json'])));
+}
+
+/** Export lines as objects, with the session id (the one thing a copy changes) taken out. */
+export function withoutSessionId(jsonl: string): unknown[] {
+  return jsonl
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const { sessionId: _s, id, type, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      return type === 'session' ? { type, ...rest } : { type, id, ...rest };
+    });
 }
 
 type ChatMessage = Record<string, unknown>;

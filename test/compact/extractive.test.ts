@@ -50,13 +50,15 @@ describe('extractive summarizer', () => {
     expect(r.details.filesModified).toEqual(['src/auth/token-store.ts', 'src/auth/retry.ts']);
     // The failed edit did not modify expiry.ts.
     expect(r.details.filesRead).toEqual(['src/auth/index.ts', 'src/auth/expiry.ts']);
+    // Each failure with why it failed: the exit code and the output's error lines.
     expect(r.details.failedCommands).toEqual([
-      'npm test → exit 1',
-      'Edit({"file_path":"src/auth/expiry.ts"}) → error: old_string not found',
+      'npm test → exit 1: FAIL',
+      'Edit src/auth/expiry.ts → error: old_string not found',
     ]);
     expect(r.details.constraints).toEqual(['Never push to main.']);
     expect(r.text).toContain('- src/auth/token-store.ts — modified (Edit; 1×)');
-    expect(r.text).toContain('User: "Also add a retry limit of 7." → tools: Write×1 → "Added."');
+    expect(r.text).toContain('- 2. Also add a retry limit of 7.');
+    expect(r.text).toContain('After request 2 (Write×1):\n- Added.');
   });
 
   it('is deterministic and honours an abort', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractConstraints, thinEvenly, toolExitCode, toolFailed } from '../../src/compact/facts.js';
+import { extractConstraints, toolExitCode, toolFailed } from '../../src/compact/facts.js';
 import { shellFiles, toolFiles } from '../../src/compact/paths.js';
 import { unresolvedFailures } from '../../src/compact/span.js';
 import { assistant, entries, failedTool, tool } from './helpers.js';
@@ -81,12 +81,5 @@ describe('constraints', () => {
       'You must keep the public API stable.',
       "Don't touch vendor/",
     ]);
-  });
-});
-
-describe('thinEvenly', () => {
-  it('keeps first and last and spreads the rest', () => {
-    expect(thinEvenly([1, 2, 3, 4, 5, 6, 7, 8, 9], 3)).toEqual([1, 5, 9]);
-    expect(thinEvenly([1, 2], 5)).toEqual([1, 2]);
   });
 });

@@ -10,7 +10,7 @@ export const estimator = heuristicEstimator();
 export const user = (text: string): Message => ({ role: 'user', parts: [{ type: 'text', text }] });
 export const marker = (instructions?: string): Message => ({
   role: 'user',
-  parts: [{ type: 'compaction-marker', auto: true, ...(instructions ? { instructions } : {}) }],
+  parts: [{ type: 'compaction', auto: true, ...(instructions ? { instructions } : {}) }],
 });
 export const assistant = (text: string, ...tools: ToolPart[]): Message => ({
   role: 'assistant',

@@ -44,6 +44,29 @@ function promptText(call: LanguageModelV3CallOptions): string {
 }
 
 describe('llm summarizer', () => {
+  it('its appendix carries the extractive sections a model may drop: requests, commands with outcome, decisions, next step', async () => {
+    const model = new MockLanguageModelV3({ doGenerate: reply('A short summary.') });
+    const result = await llmSummarizer({ model, contextWindow: 100_000 }).summarize(
+      request([
+        user('Fix the login bug in src/auth.ts. Use bcrypt instead of md5.'),
+        assistant(
+          '',
+          tool('bash', { command: 'npm test' }, 'Exit code 1\nAssertionError: expected 500 to be 200'),
+        ),
+        assistant('', tool('bash', { command: 'npm test' }, 'Tests 9 passed')),
+        user('Now document it'),
+        assistant('Next, I will update README.md.'),
+      ]),
+    );
+    const appendix = result.text.slice(result.text.indexOf(APPENDIX_HEADING));
+    expect(appendix).toContain(
+      'User requests, oldest first (opening words):\n- Fix the login bug in src/auth.ts.',
+    );
+    expect(appendix).toContain('Commands run, with their final outcome:\n- npm test → failed, then fixed');
+    expect(appendix).toContain("User's decisions (verbatim):\n- Use bcrypt instead of md5.");
+    expect(appendix).toContain('Next step the assistant announced: Next, I will update README.md.');
+  });
+
   it('stop: sends the seed prompts with no tools, and appends the deterministic appendix', async () => {
     const model = new MockLanguageModelV3({ doGenerate: reply('The user wants the login bug fixed.') });
     const summarizer = llmSummarizer({ model, contextWindow: 100_000 });

@@ -56,7 +56,7 @@ describe('repair', () => {
         role: 'user',
         parts: [
           { type: 'text', text: '' },
-          { type: 'compaction-marker', auto: true },
+          { type: 'compaction', auto: true },
         ],
       },
       {
@@ -95,7 +95,7 @@ describe('repair', () => {
           for (const p of m.parts) {
             if (p.type === 'tool') expect(['completed', 'error']).toContain(p.state);
             if (p.type === 'text') expect(p.text.trim()).not.toBe('');
-            expect(p.type).not.toBe('compaction-marker');
+            expect(p.type).not.toBe('compaction');
           }
         }
       }),

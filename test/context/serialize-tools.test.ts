@@ -143,7 +143,8 @@ describe('repeated call ids (tau-bench) pair by position', () => {
     assistant(tool('call_1', 'first')),
     assistant(tool('call_1', 'second')),
     user('and?'),
-    assistant(tool('call_1', 'third'), tool('call_1', 'fourth')),
+    assistant(tool('call_1', 'third'), tool('call_2', 'fourth')),
+    assistant(tool('call_2', 'fifth')),
   ];
 
   it('every format stays valid with each result after its own call', () => {
@@ -154,6 +155,15 @@ describe('repeated call ids (tau-bench) pair by position', () => {
       'second',
       'third',
       'fourth',
+      'fifth',
+    ]);
+    // OpenAI's own models reuse ids across steps (tau-bench), so Chat Completions keeps them.
+    expect(openai.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []))).toEqual([
+      'call_1',
+      'call_1',
+      'call_1',
+      'call_2',
+      'call_2',
     ]);
   });
 
@@ -163,12 +173,31 @@ describe('repeated call ids (tau-bench) pair by position', () => {
     const results = turns.flatMap((t) =>
       t.content.flatMap((b) => (b.type === 'tool_result' ? [[b.tool_use_id, b.content]] : [])),
     );
-    expect(ids).toEqual(['call_1', 'call_1_2', 'call_1_3', 'call_1_4']);
+    expect(ids).toEqual(['call_1', 'call_1_2', 'call_1_3', 'call_2', 'call_2_2']);
     expect(results).toEqual([
       ['call_1', 'first'],
       ['call_1_2', 'second'],
       ['call_1_3', 'third'],
-      ['call_1_4', 'fourth'],
+      ['call_2', 'fourth'],
+      ['call_2_2', 'fifth'],
+    ]);
+  });
+
+  it('ai-sdk gets unique ids too (it may go to Anthropic), each result naming its own call', () => {
+    const messages = toAiSdk(history);
+    const pairs = messages.flatMap((m) =>
+      m.role === 'tool'
+        ? m.content.flatMap((p) =>
+            p.type === 'tool-result' && p.output.type === 'text' ? [[p.toolCallId, p.output.value]] : [],
+          )
+        : [],
+    );
+    expect(pairs).toEqual([
+      ['call_1', 'first'],
+      ['call_1_2', 'second'],
+      ['call_1_3', 'third'],
+      ['call_2', 'fourth'],
+      ['call_2_2', 'fifth'],
     ]);
   });
 });

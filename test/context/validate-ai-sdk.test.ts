@@ -30,8 +30,8 @@ const good = (): Msg[] => [
   { role: 'tool', content: [result('a')] },
   { role: 'assistant', content: 'done' },
   { role: 'user', content: 'again' },
-  { role: 'assistant', content: [call('a')] },
-  { role: 'tool', content: [result('a')] },
+  { role: 'assistant', content: [call('c')] },
+  { role: 'tool', content: [result('c')] },
 ];
 const rules = (payload: unknown) => validate(payload, 'ai-sdk').map((v) => v.rule);
 const edit = (change: (m: Msg[]) => void) => {
@@ -100,7 +100,7 @@ describe('validate(ai-sdk)', () => {
       'a tool-result without output type',
       () =>
         edit((m) => {
-          m[8] = { role: 'tool', content: [{ ...result('a'), output: 'r' }] };
+          m[8] = { role: 'tool', content: [{ ...result('c'), output: 'r' }] };
         }),
       'tool-result-output',
     ],
@@ -126,6 +126,25 @@ describe('validate(ai-sdk)', () => {
           m[4] = { role: 'tool', content: [result('a'), result('a')] };
         }),
       'duplicate-tool-result',
+    ],
+    [
+      'two calls with one id in one message',
+      () =>
+        edit((m) => {
+          m[2] = { role: 'assistant', content: [call('a'), call('a')] };
+          m[3] = { role: 'tool', content: [result('a')] };
+          m[4] = { role: 'tool', content: [result('a')] };
+        }),
+      'duplicate-tool-call-id',
+    ],
+    [
+      'a call id reused by a later message',
+      () =>
+        edit((m) => {
+          m[7] = { role: 'assistant', content: [call('a')] };
+          m[8] = { role: 'tool', content: [result('a')] };
+        }),
+      'duplicate-tool-call-id',
     ],
   ];
   for (const [name, payload, rule] of bad) {

@@ -210,7 +210,7 @@ describe('validate(anthropic)', () => {
           };
           m[4] = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] };
         }),
-      'duplicate-tool-use-id',
+      'duplicate-tool-call-id',
     ],
     [
       'a tool_use input that is a string',

@@ -38,6 +38,18 @@ describe('validate(gemini)', () => {
     expect(validate(good(), 'gemini')).toEqual([]);
   });
 
+  it('accepts optional call ids that match, and an id reused in a later turn', () => {
+    const call = (id: string, name: string) => ({ functionCall: { id, name, args: {} } });
+    const response = (id: string, name: string) => ({ functionResponse: { id, name, response: {} } });
+    const withIds = edit((c) => {
+      c[1] = { role: 'model', parts: [call('c1', 'read'), call('c2', 'bash')] };
+      c[2] = { role: 'user', parts: [response('c1', 'read'), response('c2', 'bash')] };
+      c[3] = { role: 'model', parts: [call('c1', 'read')] };
+      c[4] = { role: 'user', parts: [response('c1', 'read')] };
+    });
+    expect(validate(withIds, 'gemini')).toEqual([]);
+  });
+
   const bad: Array<[string, () => unknown, string]> = [
     ['an array payload', () => good().contents, 'payload-shape'],
     ['an empty systemInstruction', () => ({ ...good(), systemInstruction: { parts: [] } }), 'system-shape'],
@@ -123,6 +135,41 @@ describe('validate(gemini)', () => {
           };
         }),
       'function-response-name',
+    ],
+    [
+      'two calls of one turn with one id',
+      () =>
+        edit((c) => {
+          c[1] = {
+            role: 'model',
+            parts: [
+              { functionCall: { id: 'x', name: 'read', args: {} } },
+              { functionCall: { id: 'x', name: 'bash', args: {} } },
+            ],
+          };
+        }),
+      'duplicate-tool-call-id',
+    ],
+    [
+      'a response id naming another call',
+      () =>
+        edit((c) => {
+          c[1] = {
+            role: 'model',
+            parts: [
+              { functionCall: { id: 'x', name: 'read', args: {} } },
+              { functionCall: { id: 'y', name: 'bash', args: {} } },
+            ],
+          };
+          c[2] = {
+            role: 'user',
+            parts: [
+              { functionResponse: { id: 'y', name: 'read', response: {} } },
+              { functionResponse: { id: 'x', name: 'bash', response: {} } },
+            ],
+          };
+        }),
+      'function-response-id',
     ],
     [
       'args that are not an object',

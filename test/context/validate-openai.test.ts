@@ -115,6 +115,16 @@ describe('validate(openai)', () => {
       'missing-tool-result',
     ],
     ['a call left unanswered at the end', () => good().slice(0, 9), 'missing-tool-result'],
+    [
+      'two calls with one id in one message',
+      () => {
+        const g = good();
+        g[2] = { role: 'assistant', content: null, tool_calls: [call('a'), call('a', 'bash')] };
+        g[3] = { role: 'tool', tool_call_id: 'a', content: 'B' };
+        return g;
+      },
+      'duplicate-tool-call-id',
+    ],
   ];
   for (const [name, payload, rule] of bad) {
     it(`rejects ${name} (${rule})`, () => {

@@ -58,7 +58,7 @@ describe('buildView: failed steps, markers, reasoning', () => {
         role: 'user',
         parts: [
           { type: 'text', text: 'also' },
-          { type: 'compaction-marker', auto: false },
+          { type: 'compaction', auto: false },
         ],
       },
     ]);

@@ -10,7 +10,7 @@ import {
 import type { Message } from '../../src/model/message.js';
 import { assistant, log, pivot, texts, user } from './support/fixtures.js';
 
-const marker: Message = { role: 'user', parts: [{ type: 'compaction-marker', auto: true }] };
+const marker: Message = { role: 'user', parts: [{ type: 'compaction', auto: true }] };
 
 describe('buildView: which entries', () => {
   it('without a pivot: the system prompt, then every message in order', () => {

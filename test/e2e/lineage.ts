@@ -3,7 +3,7 @@
  *
  * Definitions used by the e2e tests:
  * - A *conversation entry* is a message entry that is not a marker.
- * - A *marker* is a user message made only of compaction-marker parts: a queued request to
+ * - A *marker* is a user message made only of compaction parts: a queued request to
  *   compact, not conversation. It is neither summarized nor kept: the planner skips it and the
  *   view never shows it, so it belongs to no span.
  * - Pivot k *starts* where the view it compacted started: the previous pivot's first kept entry
@@ -25,7 +25,7 @@ export function isMarker(entry: Entry): boolean {
     entry.kind === 'message' &&
     entry.message.role === 'user' &&
     entry.message.parts.length > 0 &&
-    entry.message.parts.every((p) => p.type === 'compaction-marker')
+    entry.message.parts.every((p) => p.type === 'compaction')
   );
 }
 

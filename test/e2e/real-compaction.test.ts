@@ -16,6 +16,8 @@ import {
   noticeIfNoData,
   type RealSession,
   renderAll,
+  sessionCwd,
+  spellings,
   toolParts,
 } from './support.js';
 
@@ -116,9 +118,12 @@ describe.skipIf(!HAS_DATA)('real sessions compacted repeatedly to a small window
     rows[rows.length - 1] = row(real, r, lineage.markers, [summarizedFiles.size, tailFiles.size]);
     const latest = lineage.pivots.at(-1)?.pivot;
     const carried = new Set([...(latest?.details.filesRead ?? []), ...(latest?.details.filesModified ?? [])]);
-    const unnamed = [...summarizedFiles].filter((f) => !latest?.summary.includes(f));
+    const cwd = sessionCwd(real.imported.messages.map((m) => m.message));
+    const unnamed = [...summarizedFiles].filter(
+      (f) => !spellings(f, cwd).some((s) => latest?.summary.includes(s)),
+    );
     expect(unnamed, 'files summarized but not named by the latest summary').toEqual([]);
-    const uncarried = [...summarizedFiles].filter((f) => !carried.has(f));
+    const uncarried = [...summarizedFiles].filter((f) => !spellings(f, cwd).some((s) => carried.has(s)));
     expect(uncarried, "files summarized but missing from the latest pivot's details").toEqual([]);
     const context = JSON.stringify(renderAll(active, { system: real.imported.system }).anthropic);
     const lost = [...tailFiles].filter((f) => !context.includes(JSON.stringify(f).slice(1, -1)));

@@ -60,7 +60,7 @@ describe.skipIf(!HAS_DATA)(
         expect(Number.isFinite(f.estimate)).toBe(true);
         expect(f.estimate).toBeGreaterThan(0);
       }
-      // Sanity only (measured: 3.7% between compactions, 27% right after one; see the report).
+      // Sanity only (measured: 3.7% between compactions, 19% right after one; see the report).
       const mean = (list: StepFigure[]) => stats.mean(list.map((f) => error(f.estimate, f.truth)));
       expect(mean(steady)).toBeLessThan(0.25);
       expect(mean(afterCompaction)).toBeLessThan(0.6);

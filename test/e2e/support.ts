@@ -150,3 +150,23 @@ export const stats = {
       : [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * q))]!,
   pct: (x: number) => `${(100 * x).toFixed(1)}%`,
 };
+
+/** The working directory an importer recorded on the session's messages, if any. */
+export function sessionCwd(messages: readonly Message[]): string | undefined {
+  for (const m of messages) if (typeof m.metadata?.cwd === 'string') return m.metadata.cwd;
+  return undefined;
+}
+
+/**
+ * The ways a summary may spell a file: as the tool named it, relative to the working directory,
+ * and from the home folder (`~/…`), without a trailing slash. Summaries name each file once,
+ * relative where they can.
+ */
+export function spellings(raw: string, cwd: string | undefined): string[] {
+  const path = raw.length > 1 ? raw.replace(/\/+$/, '') : raw;
+  const out = [raw, path];
+  if (cwd && path.startsWith(`${cwd}/`)) out.push(path.slice(cwd.length + 1));
+  const home = cwd ? /^\/(?:Users|home)\/[^/]+/.exec(cwd)?.[0] : undefined;
+  if (home && path.startsWith(`${home}/`)) out.push(`~${path.slice(home.length)}`);
+  return out;
+}

@@ -57,7 +57,7 @@ describe('parseClaudeCode', () => {
   it('merges streamed lines of one response, keeping the last usage', () => {
     expect(s.sessionId).toBe('s1');
     const roles = s.messages.map((m) => m.message.role);
-    expect(roles).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(roles).toEqual(['user', 'assistant', 'assistant']);
     const a = s.messages[1]!;
     expect(a.usage).toEqual({ output_tokens: 4 });
     expect(a.model).toBe('claude-x');
@@ -82,20 +82,87 @@ describe('parseClaudeCode', () => {
       error: 'boom',
       attachments: [{ type: 'file', mediaType: 'image/png', data: 'AAA=' }],
     });
-    expect(s.messages[3]!.message.parts[0]).toMatchObject({ callId: 't3', state: 'pending' });
+    expect(s.messages[2]!.message.parts[0]).toMatchObject({ callId: 't3', state: 'pending' });
   });
 
-  it('imports the compact summary as a flagged user message, skips titles and sidechains', () => {
-    expect(s.messages[2]!.message).toEqual({
-      role: 'user',
-      parts: [{ type: 'text', text: 'the summary' }],
-      metadata: { summary: true, compaction: { trigger: 'manual', preTokens: 99 } },
-    });
+  it('makes the compact_boundary and its summary one compaction, skips titles and sidechains', () => {
+    // Not a message: the summary is what Claude Code sent in place of the two messages before it.
+    expect(s.messages.some((m) => m.message.metadata?.summary)).toBe(false);
+    expect(s.compactions).toEqual([
+      {
+        at: 2,
+        summary: 'the summary',
+        auto: false,
+        tokensBefore: 99,
+        createdAt: Date.parse('2026-01-01T00:00:00.000Z'),
+        source: { compactMetadata: { trigger: 'manual', preTokens: 99 } },
+      },
+    ]);
     expect(s.warnings).toContain('1 sub-agent (sidechain) lines skipped');
   });
 
   it('is detected from content', () => {
     expect(parseTranscript(text, { file: 'no-extension' })).toMatchObject({ format: 'claude-code' });
+  });
+});
+
+describe('Claude Code compactions', () => {
+  const boundary = (trigger: string, preTokens?: number) => ({
+    type: 'system',
+    subtype: 'compact_boundary',
+    timestamp: '2026-01-01T00:00:05.000Z',
+    compactMetadata: { trigger, ...(preTokens === undefined ? {} : { preTokens }) },
+  });
+
+  it('takes the summary from text blocks, the time from the boundary, auto from its trigger', () => {
+    const s = parseClaudeCode(
+      lines(
+        user('a'),
+        assistant('m1', [{ type: 'text', text: 'b' }]),
+        boundary('auto'),
+        user(
+          [
+            { type: 'text', text: 'part one' },
+            { type: 'text', text: 'part two' },
+          ],
+          { isCompactSummary: true },
+        ),
+        user('c'),
+      ),
+    );
+    expect(s.compactions).toMatchObject([
+      { at: 2, summary: 'part one\npart two', auto: true, createdAt: Date.parse('2026-01-01T00:00:05.000Z') },
+    ]);
+    expect(s.compactions![0]!.tokensBefore).toBeUndefined();
+    expect(s.messages.map((m) => m.message.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it('reports a boundary with no summary after it and keeps the history in view', () => {
+    const s = parseClaudeCode(lines(user('a'), boundary('manual', 5), user('b')), { file: 'c.jsonl' });
+    expect(s.compactions).toBeUndefined();
+    expect(s.messages).toHaveLength(2);
+    expect(s.warnings).toEqual([
+      'line 2: compact_boundary without a summary after it skipped (the history before it stays in view)',
+    ]);
+  });
+
+  it('a summary with nothing before it stays a flagged user message, reported', () => {
+    const s = parseClaudeCode(lines(boundary('auto', 7), user('resumed', { isCompactSummary: true })));
+    expect(s.compactions).toBeUndefined();
+    expect(s.messages[0]!.message).toEqual({
+      role: 'user',
+      parts: [{ type: 'text', text: 'resumed' }],
+      metadata: { summary: true, compaction: { trigger: 'auto', preTokens: 7 } },
+    });
+    expect(s.warnings).toEqual([
+      'line 2: compact summary with no earlier messages imported as a user message',
+    ]);
+  });
+
+  it('an empty summary is bad input', () => {
+    const text = lines(user('a'), boundary('auto'), user('  ', { isCompactSummary: true }));
+    const e = inputErrorOf(() => parseClaudeCode(text, { file: 'c.jsonl' }));
+    expect(e).toMatchObject({ file: 'c.jsonl', line: 3, field: 'message.content' });
   });
 });
 

@@ -95,6 +95,68 @@ describe('parseCodex', () => {
   });
 });
 
+/**
+ * No real rollout here holds a compaction, so these follow codex-rs's CompactedItem
+ * ({message, replacement_history?}): local compaction writes the summary (prefixed with its
+ * hand-off note) and the history it continued with (kept user messages, the summary last).
+ */
+describe('Codex compacted items', () => {
+  const SUMMARY = 'Another language model started to solve this problem...\nfix the parser; tests pass';
+  const userItem = (text: string) => ({
+    type: 'message',
+    role: 'user',
+    content: [{ type: 'input_text', text }],
+  });
+  const before = [
+    line('turn_context', { model: 'gpt-5' }),
+    item(userItem('fix the parser')),
+    item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'looking' }] }),
+    tokens(1000),
+  ];
+
+  it('becomes a compaction after the messages before it; the kept history follows it', () => {
+    const s = parseCodex(
+      [
+        ...before,
+        line('compacted', {
+          message: SUMMARY,
+          replacement_history: [
+            userItem('fix the parser'),
+            userItem(SUMMARY),
+            { type: 'compaction', encrypted_content: 'E' },
+          ],
+        }),
+        item(userItem('now the docs')),
+      ].join('\n'),
+      { file: 'r.jsonl' },
+    );
+    expect(s.compactions).toEqual([{ at: 2, summary: SUMMARY, auto: false, createdAt: Date.parse(T) }]);
+    // The summary is the pivot's, not repeated as a message; the kept user message follows.
+    const texts = s.messages.map((m) => `${m.message.role}:${(m.message.parts[0] as { text: string }).text}`);
+    expect(texts).toEqual([
+      'user:fix the parser',
+      'assistant:looking',
+      'user:fix the parser',
+      'user:now the docs',
+    ]);
+    expect(s.warnings).toEqual(['line 5: 1 replacement history items that are not messages skipped']);
+  });
+
+  it('without replacement history, only the summary stands for what came before', () => {
+    const s = parseCodex([...before, line('compacted', { message: SUMMARY })].join('\n'));
+    expect(s.compactions).toMatchObject([{ at: 2, summary: SUMMARY }]);
+    expect(s.messages).toHaveLength(2);
+  });
+
+  it('without summary text (remote, encrypted) it is reported and the history stays in view', () => {
+    const s = parseCodex([...before, line('compacted', { message: '' })].join('\n'));
+    expect(s.compactions).toBeUndefined();
+    expect(s.warnings).toEqual([
+      'line 5: compaction without summary text skipped (the history before it stays in view)',
+    ]);
+  });
+});
+
 describe('bad Codex input names file, line and field', () => {
   const file = 'r.jsonl';
   it('a function_call without call_id', () => {

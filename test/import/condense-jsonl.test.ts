@@ -56,6 +56,40 @@ describe('condense JSONL export', () => {
     expect(parseCondenseJsonl(text, { file: 's.jsonl' })).toEqual({ session, entries });
   });
 
+  it('carries the last reported usage and the calibration in the header; a usage past the log is refused', () => {
+    const entries = log();
+    const state = {
+      lastUsage: {
+        usage: { inputTotal: 9000, cacheRead: 8000, cacheWrite: 900, output: 50, reasoning: 0 },
+        model: 'claude-x',
+        afterSeq: 2,
+      },
+      addedSinceUsage: 12,
+      calibration: {
+        'claude-x': {
+          ratio: 1.3,
+          overheadRaw: 0,
+          residual: 2500.5,
+          samples: 4,
+          anchorRaw: 5000,
+          anchorTokens: 9000,
+        },
+      },
+    };
+    // A whole session record exports only the figures the log cannot rebuild.
+    const record = { ...session, state: { ...state, activeTokens: 99, pivotId: 'p1' } };
+    const text = exportJsonl(record as typeof session & { state: typeof state }, entries);
+    expect(parseCondenseJsonl(text)).toEqual({ session: { ...session, state }, entries });
+    const past = editLine(text, 1, (h) => {
+      (h.state as typeof state).lastUsage.afterSeq = 9;
+    });
+    expect(inputErrorOf(() => parseCondenseJsonl(past, { file: 's.jsonl' }))).toMatchObject({
+      file: 's.jsonl',
+      line: 1,
+      field: 'state.lastUsage.afterSeq',
+    });
+  });
+
   it('property: any log of text messages round-trips', () => {
     const message = fc.record({
       role: fc.constantFrom('user' as const, 'assistant' as const),

@@ -1,11 +1,13 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { detectFormat, lineOfField, parseTranscript, readShape } from '../../src/import/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { detectFormat, lineOfField, loadYaml, parseTranscript, readShape } from '../../src/import/index.js';
 import { dataFiles, dataPath, HAS_DATA, inputErrorOf, readText } from './data.js';
 
 const detect = (text: string, file?: string) => detectFormat(readShape(text, file), file);
 
 describe('format detection', () => {
+  beforeAll(loadYaml);
+
   it('recognizes each format from content alone', () => {
     expect(detect(JSON.stringify([{ role: 'user', content: 'a' }]))).toBe('openai');
     expect(detect(JSON.stringify({ messages: [{ role: 'user', content: 'a' }] }))).toBe('openai');
@@ -23,6 +25,27 @@ describe('format detection', () => {
     expect(detect(codex.map((l) => JSON.stringify(l)).join('\n'))).toBe('codex');
     const condense = [{ type: 'session', id: 'x', createdAt: 1, metadata: {} }];
     expect(detect(condense.map((l) => JSON.stringify(l)).join('\n'))).toBe('condense');
+    const openhands = [{ id: 1, source: 'user', action: 'message', args: { content: 'a' } }];
+    expect(detect(JSON.stringify(openhands))).toBe('openhands');
+    expect(detect(JSON.stringify({ instance_id: 'x', history: openhands }))).toBe('openhands');
+    expect(detect(`${JSON.stringify({ instance_id: 'x', history: openhands })}\n`, 'output.jsonl')).toBe(
+      'openhands',
+    );
+    expect(detect(JSON.stringify({ object: 'response', output: [] }))).toBe('openai-responses');
+    expect(detect(JSON.stringify({ model: 'm', input: 'hi' }))).toBe('openai-responses');
+    expect(
+      detect(JSON.stringify([{ type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' }])),
+    ).toBe('openai-responses');
+    expect(detect(JSON.stringify([{ role: 'user', content: [{ type: 'input_text', text: 'a' }] }]))).toBe(
+      'openai-responses',
+    );
+    expect(detect(JSON.stringify({ type: 'message', role: 'assistant', content: [] }))).toBe('anthropic');
+    expect(detect(JSON.stringify({ system: 'be brief', messages: [{ role: 'user', content: 'a' }] }))).toBe(
+      'anthropic',
+    );
+    const toolUse = { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }] };
+    expect(detect(JSON.stringify({ messages: [{ role: 'user', content: 'a' }, toolUse] }))).toBe('anthropic');
+    expect(detect('history:\n  - role: user\n    content: a\n', 'demo.yaml')).toBe('swe-agent');
   });
 
   it('a single-line JSONL record without extension is still JSONL', () => {

@@ -49,10 +49,11 @@ describe('parseOpenAIChat', () => {
     ]);
   });
 
-  it('pairs repeated ids by order, keeps raw non-JSON arguments, drops orphan results with a warning', () => {
+  it('pairs repeated ids by order, keeps raw non-JSON arguments, keeps orphan results as reported text', () => {
     const s = parseOpenAIChat([
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: null, tool_calls: [call('c1'), call('c1', 'other', '{broken')] },
+      { role: 'assistant', content: null, tool_calls: [call('c1')] },
+      { role: 'assistant', content: null, tool_calls: [call('c1', 'other', '{broken')] },
       { role: 'tool', tool_call_id: 'c1', content: 'first' },
       { role: 'tool', tool_call_id: 'c1', content: 'second' },
       { role: 'tool', tool_call_id: 'ghost', content: 'nobody asked' },
@@ -61,7 +62,7 @@ describe('parseOpenAIChat', () => {
     const [a, b] = tools(s);
     expect(a).toMatchObject({ name: 'lookup', input: { q: 1 }, state: 'completed', output: 'first' });
     expect(b).toMatchObject({ name: 'other', input: '{broken', state: 'completed', output: 'second' });
-    expect(s.warnings.some((w) => w.includes('ghost'))).toBe(true);
+    expect(s.issues).toMatchObject([{ kind: 'orphan-result', field: '[5]' }]);
     expect(s.warnings.some((w) => w.includes('c1 repeats'))).toBe(true);
   });
 
@@ -93,11 +94,28 @@ describe('parseOpenAIChat', () => {
     );
   });
 
-  it('property: batched calls with repeated ids answered later still pair in order', () => {
+  it('two calls with one id in one message are rejected, naming file, line, field and id', () => {
+    // The model's rule (call ids unique within a message): OpenAI itself rejects such a message.
+    const text = JSON.stringify(
+      [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: null, tool_calls: [call('c1'), call('c1', 'other')] },
+        { role: 'tool', tool_call_id: 'c1', content: 'first' },
+        { role: 'tool', tool_call_id: 'c1', content: 'second' },
+      ],
+      null,
+      2,
+    );
+    const e = inputErrorOf(() => parseTranscript(text, { file: 'dup.json', format: 'openai' }));
+    expect(e).toMatchObject({ file: 'dup.json', line: 6, field: '[1].parts[1].callId' });
+    expect(e.message).toContain('tool call id "c1" is already used by parts[0] of this message');
+  });
+
+  it('property: calls with repeated ids in successive messages, answered later, still pair in order', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom('p', 'q'), { minLength: 1, maxLength: 8 }), (callIds) => {
         const messages = [
-          { role: 'assistant', content: null, tool_calls: callIds.map((id) => call(id)) },
+          ...callIds.map((id) => ({ role: 'assistant', content: null, tool_calls: [call(id)] })),
           ...callIds.map((id, i) => ({ role: 'tool', tool_call_id: id, content: `r${i}` })),
         ];
         const outputs = tools(parseOpenAIChat(messages)).map((t) =>

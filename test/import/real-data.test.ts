@@ -107,13 +107,20 @@ describe.skipIf(!HAS_DATA)(`real transcripts in ${DATA_DIR}`, () => {
     expect(kept).toEqual(signatures);
   });
 
-  it('marks the compact_boundary summary as a summary message', () => {
+  it('makes the compact_boundary and its summary one compaction between the right messages', () => {
     const file = dataPath('agent-sessions/claude-code/session-624a4a58.jsonl');
     const session = single(readText(file), file);
-    const summaries = session.messages.filter((m) => m.message.metadata?.summary === true);
-    expect(summaries).toHaveLength(1);
-    expect(summaries[0]!.message.role).toBe('user');
-    expect(summaries[0]!.message.metadata?.compaction).toEqual({ trigger: 'auto', preTokens: 155979 });
+    expect(session.messages.some((m) => m.message.metadata?.summary === true)).toBe(false);
+    expect(session.compactions).toHaveLength(1);
+    const c = session.compactions![0]!;
+    expect(c).toMatchObject({ auto: true, tokensBefore: 155979 });
+    expect(c.summary).toMatch(/^This session is being continued from a previous conversation/);
+    // The boundary sits between the last reply before it and the first reply after it.
+    const before = session.messages[c.at - 1]!;
+    const after = session.messages[c.at]!;
+    expect(before.createdAt!).toBeLessThan(Date.parse('2026-01-07T20:58:27.907Z'));
+    expect(after.createdAt!).toBeGreaterThan(Date.parse('2026-01-07T20:58:27.907Z'));
+    expect(c.createdAt).toBe(Date.parse('2026-01-07T20:58:27.907Z'));
   });
 
   const codexFiles = dataFiles('agent-sessions/codex', ['.jsonl']);

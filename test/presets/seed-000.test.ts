@@ -1,19 +1,39 @@
 /**
- * Seed 000 (RFC 007) scenarios with the seed-000 preset: pruning at every session start in erase
- * mode, the overflow check on the last step's usage, the compaction task as a user message with a
- * compaction part, the summary as an assistant message flagged metadata.summary that the context
- * starts with, and the summary never pruned.
+ * Seed 000 (RFC 007) scenarios with the seed-000 preset: at every session start the overflow check
+ * on the last step's stored usage, the compaction task (a user message with a `compaction` part),
+ * the summary (an assistant message flagged metadata.summary, exactly the LLM's text) and then
+ * pruning in erase mode; the summary never pruned.
  */
 import { describe, expect, it } from 'vitest';
+import { SEED_000_FINAL_INSTRUCTION, SEED_000_SYSTEM_PROMPT } from '../../src/compact/index.js';
 import { buildView, type OpenAIChatMessage } from '../../src/context/index.js';
 import type { Entry, Message, Part, ToolPart } from '../../src/model/index.js';
 import { PRUNE_PLACEHOLDER } from '../../src/prune/index.js';
 import { openSession, presetOptions, type SessionOptions } from '../../src/session/index.js';
 import { memoryStore, type Store } from '../../src/store/index.js';
-import { act, expectValid, say, snapshot, toolRun, user } from './support.js';
+import {
+  act,
+  expectValid,
+  mockModel,
+  promptResults,
+  promptText,
+  REASONING_STEP_USAGE,
+  say,
+  snapshot,
+  toolRun,
+  user,
+} from './support.js';
 
 const NOW = 1_760_000_000_000;
+/** gpt-4o's limits: usable = 128,000 − min(16,384, 32,000) = 111,616 (A000-01). */
+const GPT_4O = { contextWindow: 128_000, maxOutput: 16_384 };
 const options: SessionOptions = { ...presetOptions('seed-000'), model: 'gpt-4o', now: () => NOW };
+const SUMMARY = 'User asked about sales data, we analyzed Q1-Q4, created 5 charts...';
+
+/** The preset with a mock model as the session's model (it summarizes) and gpt-4o's limits. */
+function withModel(model = mockModel(SUMMARY), now: () => number = () => NOW): SessionOptions {
+  return { ...presetOptions('seed-000'), model, limits: GPT_4O, now };
+}
 
 /** Tool parts of the stored log, in order. */
 async function storedTools(store: Store): Promise<ToolPart[]> {
@@ -31,7 +51,7 @@ function queries(sizes: number[], tag: string): Message[] {
   ];
 }
 
-describe('seed 000: pruning at session start, erase mode', () => {
+describe('seed 000 §2 Pruning: at every session start, erase mode', () => {
   it('erases the stored output beyond the newest 40,000 tokens, sets compactedAt, and is idempotent', async () => {
     const store = memoryStore();
     const first = await openSession(store, 's', options);
@@ -73,9 +93,70 @@ describe('seed 000: pruning at session start, erase mode', () => {
   });
 });
 
+describe("seed 000 §Prunable States: 'output-available', 'output-error', 'completed'", () => {
+  it('accepts AI SDK and opencode tool states on append, maps them, and prunes all three', async () => {
+    const store = memoryStore();
+    const session = await openSession(store, 's', options);
+    const out = (k: number, tag: string) => `${tag} `.padEnd(k * 4_000, 'x');
+    await session.append([
+      user('Load the three datasources'),
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'tool-query', toolCallId: 'a', state: 'output-available', input: {}, output: out(25, 'A') },
+        ],
+      },
+      {
+        role: 'assistant',
+        parts: [
+          {
+            type: 'dynamic-tool',
+            toolName: 'query',
+            toolCallId: 'b',
+            state: 'output-error',
+            input: {},
+            errorText: out(25, 'B'),
+          },
+        ],
+      },
+      {
+        role: 'assistant',
+        parts: [
+          {
+            type: 'tool',
+            callID: 'c',
+            tool: 'query',
+            state: { status: 'completed', input: {}, output: out(25, 'C'), time: { start: 1, end: 2 } },
+          },
+        ],
+      },
+      act(toolRun('query', { sql: 'd' }, 25_000)),
+      act(toolRun('query', { sql: 'e' }, 25_000)),
+      {
+        role: 'assistant',
+        parts: [{ type: 'tool', callId: 'f', name: 'query', state: 'input-available', input: {} }],
+      },
+    ] as unknown as Message[]);
+    const mapped = await storedTools(store);
+    expect(mapped.map((t) => [t.callId, t.name, t.state])).toEqual([
+      ['a', 'query', 'completed'],
+      ['b', 'query', 'error'],
+      ['c', 'query', 'completed'],
+      [expect.any(String), 'query', 'completed'],
+      [expect.any(String), 'query', 'completed'],
+      ['f', 'query', 'running'],
+    ]);
+    await openSession(store, 's', options);
+    // e 25k, d 50k ≥ 40k: protected; a, b and c (75k > 20k) are erased whatever their vocabulary.
+    const pruned = await storedTools(store);
+    expect(pruned.map((t) => t.compactedAt !== undefined)).toEqual([true, true, true, false, false, false]);
+    expect(pruned[1]).toMatchObject({ state: 'error', error: PRUNE_PLACEHOLDER });
+  });
+});
+
 /** "After 50 messages, token count exceeds limit": 25 questions about sales data, 25 query steps. */
-async function fiftyMessages(store: Store) {
-  const session = await openSession(store, 's', options);
+async function fiftyMessages(store: Store, opts: SessionOptions = options) {
+  const session = await openSession(store, 's', opts);
   for (let i = 1; i <= 24; i++) {
     await session.append(user(`Question ${i}: show the sales data for region ${i}`));
     await session.append(act(toolRun('query', { sql: `select * from sales where region = ${i}` }, 4_000)));
@@ -88,55 +169,184 @@ async function fiftyMessages(store: Store) {
   return { session, step };
 }
 
-describe('seed 000: overflow → compaction task → summary', () => {
-  it('queues a user message holding only a compaction part (auto) when input + output > usable', async () => {
+describe('seed 000 §Visual Flow: session start → check overflow → compaction task → summary → pruning', () => {
+  it('"Detects overflow by checking if input tokens + cache.read + output tokens > usable limit" at the next start', async () => {
     const store = memoryStore();
-    const { session, step } = await fiftyMessages(store);
-    // gpt-4o: 128,000 − min(16,384, 32,000) = 111,616 usable (A000-01); 129,000 exceeds it.
-    expect(step.decision).toMatchObject({
+    const { step } = await fiftyMessages(store);
+    // Not after the step: the check belongs to the session start.
+    expect(step).toMatchObject({ decision: null, markerId: null });
+    const reopened = await openSession(store, 's', options);
+    // 125,000 + 4,000 = 129,000 > 111,616.
+    expect(reopened.opened.decision).toMatchObject({
       compact: true,
       tokens: 129_000,
       limit: 111_616,
       reason: 'over-usable',
     });
-    const history = await session.history();
-    expect(history).toHaveLength(51);
-    const marker = history.at(-1)!;
-    expect(marker.id).toBe(step.markerId);
-    expect(marker.kind === 'message' && marker.message).toEqual({
-      role: 'user',
-      parts: [{ type: 'compaction-marker', auto: true }],
-    });
+    expect(reopened.opened.compaction?.status).toBe('compacted');
   });
 
-  it('saves the summary as an assistant message with metadata.summary; the context starts with it', async () => {
+  it('one token under the usable limit: no task, no summary, the start writes nothing', async () => {
     const store = memoryStore();
-    const { session } = await fiftyMessages(store);
+    const first = await openSession(store, 's', options);
+    await first.append(user('Question 1: show the sales data'));
+    await first.recordStep({
+      message: say('Here.'),
+      usage: { prompt_tokens: 107_616, completion_tokens: 4_000 },
+    });
+    const before = await snapshot(store, 's');
+    const reopened = await openSession(store, 's', options);
+    expect(reopened.opened.decision).toMatchObject({ compact: false, tokens: 111_616 });
+    expect(await snapshot(store, 's')).toBe(before);
+  });
+
+  it('compact → save summary → prune: the summarizer reads every output pruning then erases', async () => {
+    const store = memoryStore();
+    let t = NOW;
+    const model = mockModel(SUMMARY);
+    await fiftyMessages(
+      store,
+      withModel(model, () => t++),
+    );
+    const reopened = await openSession(
+      store,
+      's',
+      withModel(model, () => t++),
+    );
+    expect(reopened.opened.compaction?.status).toBe('compacted');
+    // The summary call saw all 25 outputs as written, no placeholder.
+    const results = promptResults(model.doGenerateCalls[0]!.prompt);
+    expect(results).toHaveLength(25);
+    expect(results.slice(0, 24).every((r) => r.text.length === 16_000)).toBe(true);
+    expect(JSON.stringify(model.doGenerateCalls[0]!.prompt)).not.toContain(PRUNE_PLACEHOLDER);
+    // Then pruning erased the old outputs from storage (A000-07), after the summary was saved.
+    expect(reopened.opened.pruned?.parts).toBeGreaterThan(0);
+    const history = await reopened.history();
+    const task = history.find((e) => e.kind === 'message' && e.message.parts[0]?.type === 'compaction')!;
+    const pivot = history.find((e) => e.kind === 'compaction')!;
+    expect(task.seq).toBeLessThan(pivot.seq);
+    const erased = (await storedTools(store)).filter((p) => p.compactedAt !== undefined);
+    expect(erased.length).toBe(reopened.opened.pruned?.parts);
+    for (const p of erased) {
+      expect(p).toMatchObject({ output: PRUNE_PLACEHOLDER });
+      expect(p.compactedAt).toBeGreaterThan(pivot.createdAt);
+    }
+  });
+
+  it('an empty or tool-less session start writes nothing', async () => {
+    const store = memoryStore();
+    await openSession(store, 's', options);
+    const empty = await snapshot(store, 's');
+    await openSession(store, 's', options);
+    expect(await snapshot(store, 's')).toBe(empty);
+
+    const session = await openSession(store, 's', options);
+    await session.append([user('What were Q1 sales?'), say('Q1 sales were 1.2M.')]);
+    const toolLess = await snapshot(store, 's');
+    const reopened = await openSession(store, 's', options);
+    expect(reopened.opened).toEqual({ decision: null, compaction: null, pruned: expect.anything() });
+    expect(await snapshot(store, 's')).toBe(toolLess);
+  });
+});
+
+describe('seed 000 §1 step 2: "Creates a compaction task (user message with type: \'compaction\' part)"', () => {
+  it('an automatic task has auto: true, a manual compaction stores one with auto: false', async () => {
+    const store = memoryStore();
+    await fiftyMessages(store);
+    const reopened = await openSession(store, 's', options);
+    const history = await reopened.history();
+    const auto = history.at(-2)!;
+    expect(auto.kind === 'message' && auto.message).toEqual({
+      role: 'user',
+      parts: [{ type: 'compaction', auto: true }],
+    });
+    expect(history.at(-1)).toMatchObject({ kind: 'compaction', pivot: { auto: true, markerId: auto.id } });
+
+    await reopened.append([...queries([2], 'more'), say('Done.')]);
+    const manual = await reopened.compact();
+    expect(manual.status).toBe('compacted');
+    const after = await reopened.history();
+    const task = after.at(-2)!;
+    expect(task.kind === 'message' && task.message.parts).toEqual([{ type: 'compaction', auto: false }]);
+    expect(after.at(-1)).toMatchObject({ kind: 'compaction', pivot: { auto: false, markerId: task.id } });
+  });
+});
+
+describe('seed 000 §1 step 3: the summary captures what was done, which datasources were used, what is next, key context', () => {
+  it('the summary call: those four items as system prompt, the real history, the instruction last, no tools', async () => {
+    const store = memoryStore();
+    const model = mockModel(SUMMARY);
+    await fiftyMessages(store, withModel(model));
+    await openSession(store, 's', withModel(model));
+    const call = model.doGenerateCalls[0]!;
+    expect(call.prompt[0]).toEqual({ role: 'system', content: SEED_000_SYSTEM_PROMPT });
+    for (const item of [
+      'What was done',
+      'What datasources were used',
+      'What needs to be done next',
+      'Key context',
+    ]) {
+      expect(SEED_000_SYSTEM_PROMPT).toContain(item);
+    }
+    expect(SEED_000_FINAL_INSTRUCTION).toContain('which datasources we used');
+    const last = call.prompt.at(-1)!;
+    expect(last.role).toBe('user');
+    expect(promptText(last)).toBe(SEED_000_FINAL_INSTRUCTION);
+    expect(call.tools ?? []).toEqual([]);
+    // The conversation itself: the questions as user messages, the queries as calls and results.
+    expect(promptText(call.prompt[1])).toBe('Question 1: show the sales data for region 1');
+    expect(call.prompt[2]).toMatchObject({
+      role: 'assistant',
+      content: [
+        { type: 'tool-call', toolName: 'query', input: { sql: 'select * from sales where region = 1' } },
+      ],
+    });
+  });
+});
+
+describe('seed 000 §1 step 4: "Saves the summary as an assistant message with metadata.summary: true"', () => {
+  it('the stored summary is exactly what the LLM returned; the context starts with it', async () => {
+    const store = memoryStore();
+    await fiftyMessages(store, withModel());
+    const session = await openSession(store, 's', withModel());
+    const outcome = session.opened.compaction;
+    expect(outcome?.status === 'compacted' && outcome.pivot.pivot.summary).toBe(SUMMARY);
     const prepared = await session.prepare({ format: 'openai' });
-    expect(prepared.compaction?.status).toBe('compacted');
-    if (prepared.compaction?.status !== 'compacted') return;
-    const summary = prepared.compaction.summary;
     // Everything before the summary, the task message included, is skipped (C-02, A000-09).
-    expect(prepared.messages).toEqual([{ role: 'assistant', content: summary }]);
+    expect(prepared.messages).toEqual([{ role: 'assistant', content: SUMMARY }]);
     const view = buildView(session.activeEntries(), { summaryAs: session.config.compaction.summaryAs });
     expect(view).toEqual([
       {
         role: 'assistant',
-        parts: [{ type: 'text', text: summary }],
+        parts: [{ type: 'text', text: SUMMARY }],
         metadata: { summary: true, synthetic: true },
       },
     ]);
-    // A000-11 (literal): the newest request reaches the model only through the summary.
-    expect(summary).toContain('Last request from user was: Question 25: create a chart of Q1-Q4 sales');
     for (const format of ['ai-sdk', 'anthropic', 'gemini'] as const) {
       expectValid((await session.prepare({ format })).messages, format);
     }
   });
 
-  it('the summary is never pruned; newer tool outputs are, at the next session start', async () => {
+  it('offline (no model): the extractive summary, without condense appendix; A000-11: the request only through it', async () => {
     const store = memoryStore();
-    const { session } = await fiftyMessages(store);
-    await session.prepare();
+    await fiftyMessages(store);
+    const session = await openSession(store, 's', options);
+    const outcome = session.opened.compaction;
+    expect(outcome?.status).toBe('compacted');
+    if (outcome?.status !== 'compacted') return;
+    expect(outcome.summary).not.toContain('Facts carried over');
+    expect(outcome.summary).toContain('Question 25: create a chart of Q1-Q4 sales');
+    expect((await session.prepare({ format: 'openai' })).messages).toEqual([
+      { role: 'assistant', content: outcome.summary },
+    ]);
+  });
+});
+
+describe('seed 000 §Key behavior: "The summary message is never compacted or pruned"', () => {
+  it('newer tool outputs are pruned at the next session start, the summary is not', async () => {
+    const store = memoryStore();
+    await fiftyMessages(store);
+    const session = await openSession(store, 's', options);
     const pivotBefore = (await session.history()).find((e) => e.kind === 'compaction');
     await session.append([...queries([25, 25, 25], 'after'), say('Charts created.')]);
     const reopened = await openSession(store, 's', options);
@@ -159,16 +369,29 @@ describe('seed 000: overflow → compaction task → summary', () => {
       100_000,
     ]);
   });
+});
 
-  // A000-07: summaries are skipped and the scan goes on, "so old tool outputs before the summary
-  // are still erased from storage". The session prunes only its active window (the pivot and
-  // what follows), so the 96,000 tokens of query output before the summary are never erased.
-  it('A000-07: at the next start, tool outputs before the summary are erased from storage', async () => {
+describe('seed 000 §Future Considerations: "Reasoning tokens: Currently not included in overflow calculation"', () => {
+  it('100k input + 10k output text + 100k reasoning counts 110k, not 210k (AI SDK v6 usage)', async () => {
     const store = memoryStore();
-    const { session } = await fiftyMessages(store);
-    await session.prepare();
-    await openSession(store, 's', options);
-    const tools = await storedTools(store);
-    expect(tools.filter((t) => t.compactedAt !== undefined).length).toBeGreaterThan(0);
+    const limits = { contextWindow: 200_000, maxOutput: 32_000 }; // usable 168,000
+    const first = await openSession(store, 's', { ...options, limits });
+    await first.append(user('Which datasource has the Q4 numbers?'));
+    await first.recordStep({
+      message: say('The warehouse.'),
+      usage: REASONING_STEP_USAGE,
+    });
+    const reopened = await openSession(store, 's', { ...options, limits });
+    expect(reopened.opened.decision).toMatchObject({ compact: false, tokens: 110_000, limit: 168_000 });
+  });
+});
+
+describe('seed 000 §Edge Cases, Empty Conversations', () => {
+  it("an empty session's prepare() returns no messages", async () => {
+    const session = await openSession(memoryStore(), 's', { ...options, system: 'You query datasources.' });
+    const prepared = await session.prepare();
+    expect(prepared.messages).toEqual([]);
+    expect(prepared.system).toBe('You query datasources.');
+    expect((await session.prepare({ format: 'anthropic' })).messages).toMatchObject({ messages: [] });
   });
 });

@@ -4,12 +4,28 @@
  * continue message when auto), pruning by marks (§5), and the two off switches (§3.1, §7).
  */
 import { describe, expect, it } from 'vitest';
+import {
+  CompactionStoppedError,
+  SEED_001_FINAL_INSTRUCTION,
+  SEED_001_SYSTEM_PROMPT,
+  SummaryRejectedError,
+} from '../../src/compact/index.js';
 import { buildView, type OpenAIChatMessage } from '../../src/context/index.js';
 import type { ToolPart } from '../../src/model/index.js';
 import { PRUNE_PLACEHOLDER } from '../../src/prune/index.js';
 import { openSession, presetOptions, type SessionOptions } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
-import { act, expectValid, say, toolRun, user } from './support.js';
+import {
+  act,
+  expectValid,
+  mockModel,
+  promptText,
+  REASONING_STEP_USAGE,
+  reply,
+  say,
+  toolRun,
+  user,
+} from './support.js';
 
 const preset = presetOptions('seed-001');
 const NOW = 1_760_000_000_000;
@@ -79,6 +95,21 @@ describe('seed 001 §3.1: total = input + cache.read + output > usable, after ea
     expect(step.decision?.compact).toBe(false);
   });
 
+  it('"total = inputTokens + cacheReadTokens + outputTokens": 100k input + 10k text + 100k reasoning is 110k', async () => {
+    // usable 168,000: counting the reasoning (210,000) would compact.
+    const session = await openSession(
+      memoryStore(),
+      's',
+      withLimits({ contextWindow: 200_000, maxOutput: 32_000 }),
+    );
+    await session.append(user('Refactor the parser'));
+    const step = await session.recordStep({
+      message: say('Refactoring.'),
+      usage: REASONING_STEP_USAGE,
+    });
+    expect(step.decision).toMatchObject({ compact: false, tokens: 110_000, limit: 168_000 });
+  });
+
   it('auto = false disables it; a context limit of 0 never compacts', async () => {
     for (const [options, reason] of [
       [withLimits({ contextWindow: 100_000 }, { budget: { ...preset.budget, auto: false } }), 'disabled'],
@@ -112,9 +143,7 @@ describe('seed 001 §4: marker → compaction → resume', () => {
     });
     expect(step.decision).toMatchObject({ compact: true, tokens: prompt + 2_000 });
     const marker = (await session.history()).find((e) => e.id === step.markerId);
-    expect(marker?.kind === 'message' && marker.message.parts).toEqual([
-      { type: 'compaction-marker', auto: true },
-    ]);
+    expect(marker?.kind === 'message' && marker.message.parts).toEqual([{ type: 'compaction', auto: true }]);
 
     const prepared = await session.prepare({ format: 'openai' });
     expect(prepared.compaction?.status).toBe('compacted');
@@ -135,6 +164,24 @@ describe('seed 001 §4: marker → compaction → resume', () => {
     for (const format of ['ai-sdk', 'anthropic', 'gemini'] as const) {
       expectValid((await session.prepare({ format })).messages, format);
     }
+  });
+
+  it('§4.1 "manual entrypoints may set auto: false": a manual compaction stores its marker too', async () => {
+    const session = await openSession(memoryStore(), 's', withLimits(limits));
+    await session.append([
+      user('Add retries to src/http/client.ts'),
+      act(toolRun('read', { path: 'src/http/client.ts' }, 5_000)),
+      say('Done.'),
+    ]);
+    const outcome = await session.compact();
+    expect(outcome.status).toBe('compacted');
+    const history = await session.history();
+    const marker = history.at(-2)!;
+    expect(marker.kind === 'message' && marker.message).toEqual({
+      role: 'user',
+      parts: [{ type: 'compaction', auto: false }],
+    });
+    expect(history.at(-1)).toMatchObject({ kind: 'compaction', pivot: { auto: false, markerId: marker.id } });
   });
 
   it('a manual compaction adds no continue message (A001-12)', async () => {
@@ -192,5 +239,138 @@ describe('seed 001 §5: pruning by marks', () => {
       4_000,
       4_000,
     ]);
+  });
+});
+
+/** A step that overflows usable 90,000 (89,000 + 2,000) while the next prompt still fits. */
+async function overflowed(options: SessionOptions) {
+  const session = await openSession(memoryStore(), 's', options);
+  await session.append([
+    user('Add retries to src/http/client.ts'),
+    act(toolRun('read', { path: 'src/http/client.ts' }, 2_000)),
+  ]);
+  const step = await session.recordStep({
+    message: say('Adding retries.'),
+    usage: usage(80_000, 9_000, 2_000),
+  });
+  expect(step.decision?.compact).toBe(true);
+  return session;
+}
+
+const SUMMARY = 'We added retries to src/http/client.ts; next: tests for the backoff.';
+
+describe('seed 001 §4.2 / §6: the compaction call', () => {
+  it('"Otherwise reuse the current session\'s model": X-04, the history, "What did we do so far?", X-05, no tools', async () => {
+    const model = mockModel(SUMMARY);
+    const session = await overflowed(withLimits({ contextWindow: 100_000, maxOutput: 10_000 }, { model }));
+    const prepared = await session.prepare({ format: 'openai' });
+    expect(prepared.compaction?.status).toBe('compacted');
+    expect(model.doGenerateCalls).toHaveLength(1);
+    const call = model.doGenerateCalls[0]!;
+    expect(call.tools ?? []).toEqual([]);
+    expect(call.prompt[0]).toEqual({ role: 'system', content: SEED_001_SYSTEM_PROMPT });
+    expect(call.prompt.slice(1).map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+      'user',
+    ]);
+    expect(promptText(call.prompt[1])).toBe('Add retries to src/http/client.ts');
+    // §6.3: the marker is injected into the user content stream as the question, then §6.2.
+    expect(promptText(call.prompt.at(-2))).toBe('What did we do so far?');
+    expect(promptText(call.prompt.at(-1))).toBe(SEED_001_FINAL_INSTRUCTION);
+    // "Store the result as a new assistant message flagged as summary=true": the text as returned.
+    expect(prepared.messages).toEqual([
+      { role: 'user', content: 'What did we do so far?' },
+      { role: 'assistant', content: SUMMARY },
+      { role: 'user', content: 'Continue if you have next steps' },
+    ]);
+  });
+
+  it("a compaction model, when configured, is preferred over the session's", async () => {
+    const own = mockModel('unused');
+    const compactor = mockModel(SUMMARY);
+    const base = presetOptions('seed-001', { summarizerModel: compactor });
+    const session = await overflowed({
+      ...base,
+      model: own,
+      limits: { contextWindow: 100_000, maxOutput: 10_000 },
+    });
+    await session.prepare();
+    expect(own.doGenerateCalls).toHaveLength(0);
+    expect(compactor.doGenerateCalls[0]?.prompt[0]).toEqual({
+      role: 'system',
+      content: SEED_001_SYSTEM_PROMPT,
+    });
+  });
+});
+
+describe('seed 001 §4.4: "Stop once you reach the compaction marker that has a corresponding completed summary"', () => {
+  it('a pending marker is rendered as "What did we do so far?" in the context', async () => {
+    const model = mockModel(() => reply(''));
+    const session = await overflowed(withLimits({ contextWindow: 100_000, maxOutput: 10_000 }, { model }));
+    const prepared = await session.prepare({ format: 'openai' });
+    expect(prepared.compactionError).toBeInstanceOf(SummaryRejectedError);
+    const messages = prepared.messages as OpenAIChatMessage[];
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(messages.at(-1)).toEqual({ role: 'user', content: 'What did we do so far?' });
+  });
+});
+
+describe('seed 001 §4 schedule → execute → resume: a failing summarizer is not retried at every prepare() forever (A001-13)', () => {
+  it('stops after 3 consecutive failures with an event and a clear error; a manual compaction resumes', async () => {
+    let failing = true;
+    const model = mockModel(() => reply(failing ? '' : SUMMARY));
+    const session = await overflowed(withLimits({ contextWindow: 100_000, maxOutput: 10_000 }, { model }));
+    const stops: number[] = [];
+    session.on('compaction:stopped', (e) => stops.push(e.failures));
+    const errors: unknown[] = [];
+    for (let i = 0; i < 5; i++) errors.push((await session.prepare()).compactionError);
+    expect(errors.slice(0, 2).every((e) => e instanceof SummaryRejectedError)).toBe(true);
+    expect(errors.slice(2).every((e) => e instanceof CompactionStoppedError)).toBe(true);
+    expect(String((errors[2] as Error).message)).toMatch(/stopped after 3 consecutive failures.*compact\(\)/);
+    expect(stops).toEqual([3]);
+    // Three summary calls, then none: a provider overflow error does not start a fourth.
+    const overflow = new Error('prompt is too long: 95000 tokens > 90000 maximum');
+    await expect(session.recordError(overflow)).rejects.toBeInstanceOf(CompactionStoppedError);
+    expect(model.doGenerateCalls).toHaveLength(3);
+
+    failing = false;
+    const manual = await session.compact();
+    expect(manual.status).toBe('compacted');
+    expect(model.doGenerateCalls).toHaveLength(4);
+    await session.append(user('Now the tests'));
+    await session.prepare();
+    const next = await session.recordStep({ message: say('On it.'), usage: usage(80_000, 9_000, 2_000) });
+    expect(next.markerId).not.toBeNull();
+    expect((await session.prepare()).compaction?.status).toBe('compacted');
+  });
+});
+
+describe('seed 001 §5.1: "tokens ≈ chars/4", no per-part cap (MAX_TOKENS_PER_PART is seed 000\'s)', () => {
+  it('a 240,000-character output counts 60,000 tokens, pruned as such', async () => {
+    const session = await openSession(memoryStore(), 's', withLimits({ contextWindow: 1_000_000 }));
+    await session.append([
+      user('Dump the table'),
+      act(toolRun('read', { path: 'dump.sql' }, 60_000)),
+      user('Now the small one'),
+      act(toolRun('read', { path: 'a.ts' }, 1_000)),
+      user('And the last'),
+      act(toolRun('read', { path: 'b.ts' }, 1_000)),
+    ]);
+    const dump = (await session.history())[1]!;
+    expect(dump.partTokens).toEqual([60_000]);
+    const prepared = await session.prepare();
+    expect(prepared.pruned).toMatchObject({ parts: 1, plan: { prunableTokens: 60_000 } });
+  });
+});
+
+describe('seed 001 §4.4 on an empty session', () => {
+  it("an empty session's prepare() returns no messages", async () => {
+    const session = await openSession(memoryStore(), 's', withLimits({ contextWindow: 100_000 }));
+    expect((await session.prepare({ format: 'openai' })).messages).toEqual([]);
+    expect((await session.prepare({ format: 'gemini' })).messages).toEqual({ contents: [] });
   });
 });

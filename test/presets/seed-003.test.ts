@@ -1,17 +1,35 @@
 /**
  * Seed 003 (session compact) scenarios with the seed-003 preset: the check before each call with
- * lastPromptTokens + estimate(new) > 0.8 × window, the model window table with its 128k fallback,
- * the context after compaction (one system entry "Summary: …"), and lastPromptTokens reset.
+ * lastPromptTokens + estimate(new) > 0.8 × window, where estimate is the local `len / 3.5`; the
+ * model window table with its 128k fallback; the summary by the Main Agent's own model under its
+ * own "Summarize this conversation…" prompt; the new session one system entry "Summary: …".
  */
 import { describe, expect, it } from 'vitest';
+import { SEED_003_SYSTEM_PROMPT } from '../../src/compact/index.js';
 import type { OpenAIChatMessage } from '../../src/context/index.js';
+import type { AssistantMessage, UserMessage } from '../../src/model/index.js';
 import { openSession, presetOptions, type SessionOptions } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
-import { expectValid, sizedSay, sizedUser } from './support.js';
+import { expectValid, mockModel, promptText } from './support.js';
 
-const options = (model: string): SessionOptions => ({ ...presetOptions('seed-003'), model });
+const options = (model: SessionOptions['model'] = 'gpt-4o', extra: SessionOptions = {}): SessionOptions => ({
+  ...presetOptions('seed-003'),
+  model,
+  ...extra,
+});
 
-describe('seed 003: window table and threshold', () => {
+/** Text of exactly `tokens` under len / 3.5 (rounded up): floor(3.5 × tokens) characters. */
+const sized = (lead: string, tokens: number) => lead.padEnd(Math.floor(3.5 * tokens), '.');
+const userOf = (lead: string, tokens: number): UserMessage => ({
+  role: 'user',
+  parts: [{ type: 'text', text: sized(lead, tokens) }],
+});
+const sayOf = (lead: string, tokens: number): AssistantMessage => ({
+  role: 'assistant',
+  parts: [{ type: 'text', text: sized(lead, tokens) }],
+});
+
+describe('seed 003 §Context Window Sizes and §Compact Threshold', () => {
   it.each([
     ['gpt-4o', 128_000],
     ['gpt-4o-mini', 128_000],
@@ -36,21 +54,21 @@ describe('seed 003: window table and threshold', () => {
 });
 
 /**
- * A 60,000-token prompt reported exactly by the provider (so the calibration ratio is 1), then a
- * reply of `reply` tokens: the next estimate is lastPromptTokens + estimate(reply).
+ * A 60,000-token user message (len / 3.5), one call whose provider reported `prompt` tokens for
+ * it, then a reply of `reply` local tokens: the next estimate is prompt + reply.
  */
-async function afterOneCall(reply: number) {
-  const session = await openSession(memoryStore(), 's', options('gpt-4o'));
-  await session.append(sizedUser('Plan the migration of the billing service', 60_000));
+async function afterOneCall(reply: number, prompt = 60_000, model: SessionOptions['model'] = 'gpt-4o') {
+  const session = await openSession(memoryStore(), 's', options(model));
+  await session.append(userOf('Plan the migration of the billing service', 60_000));
   await session.prepare();
   await session.recordStep({
-    message: sizedSay('Here is the plan', reply),
-    usage: { prompt_tokens: 60_000, completion_tokens: 900 },
+    message: sayOf('Here is the plan', reply),
+    usage: { prompt_tokens: prompt, completion_tokens: 900 },
   });
   return session;
 }
 
-describe('seed 003: before each call, lastPromptTokens + estimate(new messages) > 0.8 × window', () => {
+describe('seed 003 §Trigger Strategy: lastPromptTokens + estimate(newMessages) > contextWindow × 0.8', () => {
   it('102,400 does not compact; the completion tokens are not counted', async () => {
     const session = await afterOneCall(42_400);
     const prepared = await session.prepare({ format: 'openai' });
@@ -76,20 +94,98 @@ describe('seed 003: before each call, lastPromptTokens + estimate(new messages) 
     }
   });
 
+  it('"local estimation … (tiktoken or len / 3.5)": the delta is the raw local count, whatever the provider counted', async () => {
+    // The provider counted 90,000 for what len / 3.5 puts at 60,000: the reply is still added as is.
+    const under = await afterOneCall(12_400, 90_000);
+    expect((await under.prepare()).decision).toMatchObject({ tokens: 102_400, compact: false });
+    const over = await afterOneCall(12_401, 90_000);
+    expect(over.estimate()).toMatchObject({ tokens: 102_401, base: 90_000, delta: 12_401 });
+    expect((await over.prepare()).compaction).toMatchObject({ status: 'compacted', tokensBefore: 102_401 });
+  });
+
+  it('"First call: … estimate the entire session locally" (A003-15: its entries, not the system prompt)', async () => {
+    for (const [tokens, compact] of [
+      [102_400, false],
+      [102_401, true],
+    ] as const) {
+      const session = await openSession(
+        memoryStore(),
+        's',
+        options('gpt-4o', { system: 'You are Main Agent.' }),
+      );
+      await session.append([
+        userOf('Summarize the design doc', 60_000),
+        sayOf('Reading it', tokens - 60_000),
+      ]);
+      expect(session.estimate()).toMatchObject({ tokens, method: 'calibrated' });
+      const prepared = await session.prepare();
+      expect(prepared.compaction?.status === 'compacted' && prepared.compaction.tokensBefore).toBe(
+        compact && tokens,
+      );
+    }
+  });
+
   it('after compaction lastPromptTokens is reset: the estimate falls back to the local count', async () => {
     const session = await afterOneCall(42_401);
     const prepared = await session.prepare();
     expect(session.record.state.lastUsage).toBeNull();
     const pivot = session.activeEntries()[0]!;
-    // A003-03: the whole new session (the summary entry) is estimated, with the learned ratio 1.
+    // A003-03: the whole new session (the summary entry) is estimated locally.
     expect(prepared.tokens).toMatchObject({ method: 'calibrated', ratio: 1 });
     expect(session.estimate().tokens).toBe(pivot.tokens);
     // The next call's usage becomes the new base.
-    await session.append(sizedUser('Go on with step 2', 100));
+    await session.append(userOf('Go on with step 2', 100));
+    await session.prepare();
     await session.recordStep({
-      message: sizedSay('Step 2 done', 50),
+      message: sayOf('Step 2 done', 50),
       usage: { prompt_tokens: 1_234, completion_tokens: 20 },
     });
-    expect(session.estimate()).toMatchObject({ method: 'usage+delta', base: 1_234 });
+    expect(session.estimate()).toMatchObject({ method: 'usage+delta', base: 1_234, delta: 50 });
+  });
+});
+
+describe('seed 003 §Summary Generation: "Independent LLM Call"', () => {
+  it('"Uses the same model as Main Agent", system "Summarize this conversation...", messages: currentSession, no tools', async () => {
+    const model = mockModel((_call, n) => `Intent: migrate billing (call ${n}). Next: step 2.`);
+    const session = await afterOneCall(42_401, 60_000, model);
+    const prepared = await session.prepare({ format: 'openai' });
+    expect(model.doGenerateCalls).toHaveLength(1);
+    const call = model.doGenerateCalls[0]!;
+    expect(call.tools ?? []).toEqual([]);
+    expect(call.prompt[0]).toEqual({ role: 'system', content: SEED_003_SYSTEM_PROMPT });
+    expect(SEED_003_SYSTEM_PROMPT.startsWith('Summarize this conversation')).toBe(true);
+    for (const row of [
+      "User's current intent & what to do next",
+      'Key decisions and conclusions reached',
+      'Ongoing tasks and their status',
+      'User preferences and relevant context',
+      'Greetings, small talk',
+      'Inner monologue reasoning steps',
+      'Redundant tool call details',
+      'Intermediate tool results',
+    ]) {
+      expect(SEED_003_SYSTEM_PROMPT).toContain(row);
+    }
+    // "pure messages in → summary out": the session as it is, nothing appended.
+    expect(call.prompt.slice(1).map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(promptText(call.prompt[1]).startsWith('Plan the migration of the billing service')).toBe(true);
+    // "write summary as first entry": "Summary: " + exactly what the model returned.
+    expect(prepared.messages).toEqual([
+      { role: 'system', content: 'Summary: Intent: migrate billing (call 1). Next: step 2.' },
+    ]);
+  });
+
+  it('the next compaction summarizes the current file, which starts with the previous summary', async () => {
+    const model = mockModel((_call, n) => `Intent: migrate billing (call ${n}).`);
+    const session = await afterOneCall(42_401, 60_000, model);
+    await session.prepare();
+    await session.append(userOf('Now step 2', 200));
+    expect((await session.compact()).status).toBe('compacted');
+    const second = model.doGenerateCalls[1]!;
+    expect(second.prompt[0]).toEqual({
+      role: 'system',
+      content: `${SEED_003_SYSTEM_PROMPT}\n\nSummary: Intent: migrate billing (call 1).`,
+    });
+    expect(second.prompt.slice(1).map((m) => m.role)).toEqual(['user']);
   });
 });

@@ -5,17 +5,20 @@
  * replaced by [system, user(summary + "Last request from user was: …")].
  */
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { generateText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { SEED_004_PROMPT } from '../../src/compact/index.js';
 import type { OpenAIChatMessage } from '../../src/context/index.js';
 import type { AssistantMessage } from '../../src/model/index.js';
 import { openSession, presetOptions, type Session, type SessionOptions } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
-import { act, expectValid, reply, say, toolRun, user } from './support.js';
+import { act, expectValid, mockModel, reply, say, toolRun, user } from './support.js';
 
 const SYSTEM = 'You are a coding agent.\n\nMEMORY.md: the user prefers pnpm.';
 const REQUEST = 'Fix the flaky test in src/queue.test.ts, and never disable it';
+const LLM_SUMMARY = '1. Goals: fix the flaky queue test.\n7. Next: rerun pnpm test queue.';
 const options = (extra: Parameters<typeof presetOptions>[1] = {}): SessionOptions => ({
   ...presetOptions('seed-004', extra),
   model: 'claude-sonnet-4-20250514',
@@ -115,13 +118,7 @@ describe('seed 004: compaction', () => {
   });
 
   it('replaces the history by [system, user(summary + "Last request from user was: …")]', async () => {
-    const calls: LanguageModelV3CallOptions[] = [];
-    const model = new MockLanguageModelV3({
-      doGenerate: async (call) => {
-        calls.push(call);
-        return reply(call.maxOutputTokens === 16 ? 'ok' : '1. Goals: fix the flaky queue test.');
-      },
-    });
+    const model = mockModel((call) => (call.maxOutputTokens === 16 ? 'ok' : LLM_SUMMARY));
     const session = await openSession(memoryStore(), 's', options({ summarizerModel: model }));
     expect(await nearlyFull(session)).not.toBeNull();
 
@@ -130,27 +127,10 @@ describe('seed 004: compaction', () => {
     const messages = prepared.messages as OpenAIChatMessage[];
     expect(messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(messages[0]?.content).toBe(SYSTEM);
-    const summary = String(messages[1]?.content);
-    const lastRequest = `Last request from user was: ${REQUEST}`;
-    expect(summary).toContain('1. Goals: fix the flaky queue test.');
-    expect(summary).toContain(`\n\n${lastRequest}`);
-    expect(summary.indexOf('1. Goals')).toBeLessThan(summary.indexOf(lastRequest));
-    // Nothing of the summary follows the verbatim request but the closing delimiter.
-    expect(summary.slice(summary.indexOf(lastRequest) + lastRequest.length).trim()).toMatch(
-      /^(<\/[a-z-]+>)?$/,
-    );
-
-    // The summarizer got the seven-section prompt last, no tools, and the cleaned history.
-    const summarize = calls[0]!;
-    expect(summarize.tools ?? []).toEqual([]);
-    const prompt = JSON.stringify(summarize.prompt);
-    expect(prompt.endsWith(`${JSON.stringify(SEED_004_PROMPT).slice(1, -1)}"}]}]`)).toBe(true);
-    expect(prompt).toContain(
-      '[tool bash] {\\"command\\":\\"pnpm test queue\\"} → (no result: the call was interrupted)',
-    );
-    expect(prompt).toContain('[tool read_file] {\\"path\\":\\"src/queue.test.ts\\"} → it(\\"drains\\", ...)');
+    // Summary = LLM text + suffix, nothing else.
+    expect(messages[1]?.content).toBe(`${LLM_SUMMARY}\n\nLast request from user was: ${REQUEST}`);
     // Seed 004 §7: recounted by a 16-token probe.
-    expect(calls.at(-1)?.maxOutputTokens).toBe(16);
+    expect(model.doGenerateCalls.at(-1)?.maxOutputTokens).toBe(16);
     for (const format of ['ai-sdk', 'anthropic', 'gemini'] as const) {
       expectValid((await session.prepare({ format })).messages, format);
     }
@@ -186,5 +166,162 @@ describe('seed 004: compaction', () => {
     expect(summary).toContain('5. Active Work and Last Actions (CRITICAL)');
     expect(summary).toContain(`Last request from user was: ${REQUEST}`);
     expect(summary).not.toContain('"tool_calls"');
+  });
+});
+
+const agentTools = {
+  read_file: tool({ description: 'Read a file of the project', inputSchema: z.object({ path: z.string() }) }),
+  bash: tool({ description: 'Run a shell command', inputSchema: z.object({ command: z.string() }) }),
+};
+
+/** The seed-004 preset with `model` summarizing (and probing), the agent's system prompt and tools. */
+async function agentSession(model: MockLanguageModelV3) {
+  return openSession(memoryStore(), 's', { ...options({ summarizerModel: model }), tools: agentTools });
+}
+
+/** A finished read big enough for a compaction to shrink the context. */
+const bulk = () => act(toolRun('read_file', { path: 'src/queue.ts' }, 2_000));
+
+const summaryCalls = (model: MockLanguageModelV3) =>
+  model.doGenerateCalls.filter((c) => c.maxOutputTokens !== 16);
+
+describe('seed 004 §2 Token Tracking: "ContextTokens = usage.PromptTokens + usage.CompletionTokens"', () => {
+  it('the completion counts whole, reasoning included: 199,000 + 1,000 (900 of them reasoning) compacts', async () => {
+    const session = await openSession(memoryStore(), 's', options());
+    await session.append(user(REQUEST));
+    const result = await session.recordStep({
+      message: say('Looking.'),
+      usage: {
+        prompt_tokens: 199_000,
+        completion_tokens: 1_000,
+        completion_tokens_details: { reasoning_tokens: 900 },
+      },
+    });
+    expect(result.decision).toMatchObject({ compact: true, tokens: 200_000 });
+  });
+});
+
+describe('seed 004 §6 Message Cleaning: cleaning before the summary call', () => {
+  it('"Missing responses are filled with "Tool no response"", then "Understood.", then the prompt as a user message, under the agent\'s system prompt and tools', async () => {
+    const model = mockModel((call) => (call.maxOutputTokens === 16 ? 'ok' : LLM_SUMMARY));
+    const session = await agentSession(model);
+    await session.append([user(REQUEST), step]);
+    expect((await session.compact()).status).toBe('compacted');
+    const [call] = summaryCalls(model);
+    expect(call!.prompt).toMatchObject([
+      { role: 'system', content: SYSTEM },
+      { role: 'user', content: [{ type: 'text', text: REQUEST }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Reading the test and running it.' },
+          { type: 'tool-call', toolCallId: 'call_read', toolName: 'read_file' },
+          { type: 'tool-call', toolCallId: 'call_run', toolName: 'bash' },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'call_read',
+            output: { type: 'text', value: 'it("drains", ...)' },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'call_run',
+            output: { type: 'error-text', value: 'Tool no response' },
+          },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'Understood.' }] },
+      { role: 'user', content: [{ type: 'text', text: SEED_004_PROMPT }] },
+    ]);
+    expect(call!.prompt).toHaveLength(6);
+    // The tools exactly as the agent's own call sends them, with tool use off (A004-02).
+    const agent = mockModel('ok');
+    const { system, messages } = await session.prepare();
+    await generateText({ model: agent, system, messages, tools: agentTools });
+    expect(call!.tools).toEqual(agent.doGenerateCalls[0]!.tools);
+    expect(call!.tools?.map((t) => t.name)).toEqual(['read_file', 'bash']);
+    expect(call!.toolChoice).toEqual({ type: 'none' });
+  });
+
+  it('a history that does not end on tool results gets no "Understood."', async () => {
+    const model = mockModel((call) => (call.maxOutputTokens === 16 ? 'ok' : LLM_SUMMARY));
+    const session = await agentSession(model);
+    await session.append([
+      user(REQUEST),
+      act(toolRun('read_file', { path: 'src/queue.ts' }, 50)),
+      say('Fixed.'),
+    ]);
+    await session.compact();
+    const prompt = summaryCalls(model)[0]!.prompt;
+    expect(prompt.slice(-2)).toMatchObject([
+      { role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }] },
+      { role: 'user', content: [{ type: 'text', text: SEED_004_PROMPT }] },
+    ]);
+  });
+});
+
+describe('seed 004 §3 step 2: "Find last user message (preserve intent)"', () => {
+  const summaryOf = async (session: Session) => {
+    const outcome = await session.compact();
+    expect(outcome.status).toBe('compacted');
+    return outcome.status === 'compacted' ? outcome.summary : '';
+  };
+
+  it('"summary += "\\n\\nLast request from user was: " + lastUserMsg": the LLM text and that suffix, nothing else', async () => {
+    const session = await agentSession(mockModel(LLM_SUMMARY));
+    await session.append([user('Read the queue first'), say('Read.'), user(REQUEST), bulk(), say('On it.')]);
+    expect(await summaryOf(session)).toBe(`${LLM_SUMMARY}\n\nLast request from user was: ${REQUEST}`);
+  });
+
+  it('an image-only newest user message: TextContent() is empty, so no suffix', async () => {
+    const session = await agentSession(mockModel(LLM_SUMMARY));
+    await session.append([
+      user(REQUEST),
+      say('On it.'),
+      { role: 'user', parts: [{ type: 'file', mediaType: 'image/png', data: 'aGVsbG8=' }] },
+      say('I see the failing run in the screenshot.'),
+    ]);
+    expect(await summaryOf(session)).toBe(LLM_SUMMARY);
+  });
+
+  it('no user message: no suffix', async () => {
+    const session = await agentSession(mockModel(LLM_SUMMARY));
+    await session.append([
+      say('Starting the nightly run.'),
+      act(toolRun('bash', { command: 'pnpm test' }, 50)),
+    ]);
+    expect(await summaryOf(session)).toBe(LLM_SUMMARY);
+  });
+
+  it('after one compaction the newest user message is the summary itself', async () => {
+    const model = mockModel((call, n) => (call.maxOutputTokens === 16 ? 'ok' : `Summary ${n}.`));
+    const session = await agentSession(model);
+    await session.append([user(REQUEST), bulk(), say('On it.')]);
+    const first = await summaryOf(session);
+    expect(first).toBe(`Summary 1.\n\nLast request from user was: ${REQUEST}`);
+    await session.append([bulk(), say('Still on it.')]);
+    const next = model.doGenerateCalls.length + 1; // the mock numbers every call, probes included
+    expect(await summaryOf(session)).toBe(`Summary ${next}.\n\nLast request from user was: ${first}`);
+  });
+});
+
+describe('seed 004 §3 step 7: "Reset session state (new interaction log, reset middleware)"', () => {
+  it('each compaction gives the session a new interactionId, kept across reopening', async () => {
+    const store = memoryStore();
+    const opts = { ...options({ summarizerModel: mockModel(LLM_SUMMARY) }), tools: agentTools };
+    const session = await openSession(store, 's', opts);
+    await session.append([user(REQUEST), bulk(), say('On it.')]);
+    const ids = [session.interactionId];
+    await session.compact();
+    ids.push(session.interactionId);
+    await session.append([bulk(), say('Next step.')]);
+    await session.compact();
+    ids.push(session.interactionId);
+    expect(new Set(ids).size).toBe(3);
+    expect((await openSession(store, 's', opts)).interactionId).toBe(ids[2]);
   });
 });

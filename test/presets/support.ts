@@ -1,5 +1,6 @@
 /** Helpers for the preset scenario tests: messages of exact token sizes, scripted summarizers. */
-import type { LanguageModelV3GenerateResult } from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
+import { MockLanguageModelV3 } from 'ai/test';
 import type { Summarizer, SummaryRequest } from '../../src/compact/index.js';
 import { type ContextFormat, validate } from '../../src/context/index.js';
 import type {
@@ -103,3 +104,48 @@ export function reply(text: string, finish: Finish = 'stop'): LanguageModelV3Gen
     warnings: [],
   };
 }
+
+/** A mock model answering every call with `answer(call, n)` (n from 1); its calls are in `doGenerateCalls`. */
+export function mockModel(
+  answer: string | ((call: LanguageModelV3CallOptions, n: number) => LanguageModelV3GenerateResult | string),
+): MockLanguageModelV3 {
+  let n = 0;
+  return new MockLanguageModelV3({
+    doGenerate: async (call) => {
+      n += 1;
+      const out = typeof answer === 'string' ? answer : answer(call, n);
+      return typeof out === 'string' ? reply(out) : out;
+    },
+  });
+}
+
+type PromptMessage = LanguageModelV3CallOptions['prompt'][number];
+
+/** The text a provider-level prompt message carries (system content, text parts). */
+export function promptText(message: PromptMessage | undefined): string {
+  if (message === undefined) return '';
+  if (message.role === 'system') return message.content;
+  return message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+}
+
+/** Every tool result a prompt carries: call id and the text or error text sent. */
+export function promptResults(prompt: LanguageModelV3CallOptions['prompt']): { id: string; text: string }[] {
+  return prompt.flatMap((m) =>
+    m.role === 'tool'
+      ? m.content.flatMap((p) =>
+          p.type === 'tool-result' && (p.output.type === 'text' || p.output.type === 'error-text')
+            ? [{ id: p.toolCallId, text: p.output.value }]
+            : [],
+        )
+      : [],
+  );
+}
+
+/** AI SDK v6 usage of a step with 100k input, 10k output text and 100k reasoning (outputTokens 110k). */
+export const REASONING_STEP_USAGE = {
+  inputTokens: 100_000,
+  inputTokenDetails: { noCacheTokens: 100_000, cacheReadTokens: 0, cacheWriteTokens: 0 },
+  outputTokens: 110_000,
+  outputTokenDetails: { textTokens: 10_000, reasoningTokens: 100_000 },
+  totalTokens: 210_000,
+};

@@ -14,7 +14,7 @@ export function user(text = 'do it', metadata?: UserMessage['metadata']): UserMe
 }
 
 export function marker(): UserMessage {
-  return { role: 'user', parts: [{ type: 'compaction-marker', auto: true }] };
+  return { role: 'user', parts: [{ type: 'compaction', auto: true }] };
 }
 
 let callCounter = 0;

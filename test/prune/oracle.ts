@@ -16,7 +16,7 @@ function isTurnStart(e: Entry, opts: ResolvedPruneOptions): boolean {
   if (e.kind !== 'message' || e.message.role !== 'user' || isSummaryEntry(e)) return false;
   if (opts.turnCounting === 'any-user') return true;
   const m = e.message;
-  const marker = m.parts.some((p) => p.type === 'compaction-marker');
+  const marker = m.parts.some((p) => p.type === 'compaction');
   const synthetic = m.parts.length > 0 && m.parts.every((p) => p.type === 'text' && p.synthetic === true);
   return !marker && !synthetic && m.metadata?.synthetic !== true;
 }

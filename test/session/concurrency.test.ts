@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { messageText } from '../../src/model/index.js';
 import { openSession } from '../../src/session/index.js';
-import { memoryStore, sqliteStore } from '../../src/store/index.js';
+import { memoryStore } from '../../src/store/index.js';
+import { jsonlStore } from '../../src/store/jsonl.js';
+import { sqliteStore } from '../../src/store/sqlite.js';
 import { user } from './helpers.js';
 
 const stores = {
   memory: () => memoryStore(),
   sqlite: () => sqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'condense-conc-')), 'c.db') }),
+  jsonl: () => jsonlStore({ dir: mkdtempSync(join(tmpdir(), 'condense-conc-')) }),
 };
 
 describe.each(Object.entries(stores))('writes at once (%s store)', (_name, makeStore) => {

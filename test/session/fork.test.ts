@@ -60,8 +60,21 @@ describe('fork (seed 002 smart forking)', () => {
     const turn1 = log.find((e) => e.kind === 'message' && messageText(e.message) === 'turn 1 request')!;
     const fork = await session.fork('f3', { at: turn1.id, mode: 'summary' });
     const forkLog = await fork.history();
-    expect(forkLog).toHaveLength(1);
-    expect(forkLog[0]!.kind).toBe('compaction');
+    // The history up to the fork point stays (traversable), then a pivot with that summary.
+    expect(forkLog.map((e) => e.id)).toStrictEqual([turn1.id, pivot.id]);
+    const seeded = forkLog[1]!;
+    if (seeded.kind !== 'compaction' || pivot.kind !== 'compaction') throw new Error('no pivot');
+    expect(seeded.pivot).toMatchObject({
+      summary: pivot.pivot.summary,
+      summarizedThroughId: turn1.id,
+      firstKeptId: null,
+      previousPivotId: null,
+      details: {
+        extra: {
+          forkedFromCompaction: { id: pivot.id, summarizedThroughId: pivot.pivot.summarizedThroughId },
+        },
+      },
+    });
     await fork.append(user('a different turn 2'));
     const { messages } = await fork.prepare({ format: 'openai' });
     const sent = JSON.stringify(messages);

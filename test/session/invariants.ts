@@ -11,6 +11,7 @@ import {
 } from '../../src/context/index.js';
 import type { CompactionEntry, Entry, MessageEntry, Part } from '../../src/model/index.js';
 import type { Session } from '../../src/session/index.js';
+import { viewOptions } from '../../src/session/summary-input.js';
 
 const FORMATS: ContextFormat[] = ['ai-sdk', 'openai', 'anthropic', 'gemini'];
 
@@ -19,9 +20,7 @@ function fail(message: string): never {
 }
 
 export const isMarker = (e: Entry): boolean =>
-  e.kind === 'message' &&
-  e.message.parts.length > 0 &&
-  e.message.parts.every((p) => p.type === 'compaction-marker');
+  e.kind === 'message' && e.message.parts.length > 0 && e.message.parts.every((p) => p.type === 'compaction');
 
 /** Every string in a JSON value (message contents, tool results, system slots). */
 function strings(value: unknown, out: string[] = []): string[] {
@@ -31,6 +30,11 @@ function strings(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
+/** The view options prepare() renders with. */
+function viewOf(session: Session, system: string | undefined) {
+  return { ...viewOptions(session.config), system };
+}
+
 /** The context as prepare() would render it now, in every format: each must validate. */
 export function checkContexts(
   session: Session,
@@ -38,11 +42,7 @@ export function checkContexts(
   latestRequest: string | undefined,
 ): void {
   const active = session.activeEntries();
-  const opts = {
-    system,
-    summaryAs: session.config.compaction.summaryAs,
-    prunedPlaceholder: session.config.prune?.placeholder,
-  };
+  const opts = viewOf(session, system);
   for (const format of FORMATS) {
     const payload = renderContext(active, { ...opts, format });
     const violations = validate(payload, format);
@@ -52,6 +52,20 @@ export function checkContexts(
   checkCallsAndResults(openai, active);
   if (latestRequest !== undefined && !strings(openai).some((s) => s.includes(latestRequest))) {
     fail(`the latest user request is not verbatim in the context: ${latestRequest}`);
+  }
+}
+
+/**
+ * The request the session keeps from turn to turn (what prepare() sends, updated incrementally
+ * from the Log's window) is byte-identical to a full rebuild from the active entries.
+ */
+export function checkIncrementalContext(session: Session, system: string | undefined): void {
+  const active = session.activeEntries();
+  const opts = viewOf(session, system);
+  for (const format of FORMATS) {
+    const kept = JSON.stringify(session.context(format).render(session.log.active, system));
+    if (kept !== JSON.stringify(renderContext(active, { ...opts, format })))
+      fail(`${format}: the incremental context differs from a full rebuild`);
   }
 }
 

@@ -40,7 +40,7 @@ describe('after-step trigger (seeds 000/001)', () => {
     expect(validate(prepared.messages, 'openai')).toEqual([]);
     const text = JSON.stringify(prepared.messages);
     expect(text).toContain('second request');
-    expect(text).not.toContain('compaction-marker');
+    expect(text).not.toContain('compaction');
   });
 
   it('never queues a marker when auto is off, and never with an unlimited window', async () => {

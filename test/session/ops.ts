@@ -135,7 +135,8 @@ export class Runner {
   failedCompactions = 0;
 
   constructor(
-    readonly session: Session,
+    /** Mutable: a fork op moves the run onto the new session. */
+    public session: Session,
     private readonly snapshot: () => Promise<string>,
   ) {}
 

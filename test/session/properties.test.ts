@@ -14,10 +14,12 @@ import type { Entry } from '../../src/model/index.js';
 import { PRUNE_PLACEHOLDER } from '../../src/prune/index.js';
 import { openSession, type SessionOptions } from '../../src/session/index.js';
 import { stateFromEntries, unprunedToolTokens } from '../../src/session/state.js';
-import { memoryStore, type Store, sqliteStore } from '../../src/store/index.js';
+import { memoryStore, type Store } from '../../src/store/index.js';
+import { sqliteStore } from '../../src/store/sqlite.js';
 import {
   checkActiveWindow,
   checkContexts,
+  checkIncrementalContext,
   checkLineage,
   checkOnlyGrows,
   expectedActiveTokens,
@@ -63,6 +65,7 @@ async function runSequence(store: Store, configName: string, ops: Op[], stats: R
       checkLineage(history);
       checkActiveWindow(session, history);
       checkContexts(session, options.system, runner.latestRequest);
+      checkIncrementalContext(session, options.system);
       const active = session.activeEntries();
       const state = session.record.state;
       if (state.activeTokens !== expectedActiveTokens(active)) {

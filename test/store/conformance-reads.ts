@@ -142,6 +142,30 @@ export function readConformance(h: StoreHandle): void {
       );
     });
 
+    it('loadFrom(n, m) is exactly the stored entries with n <= seq < m, gaps included (property)', async () => {
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 0, max: 30 }), { minLength: 1, maxLength: 12 }),
+          fc.integer({ min: -1, max: 32 }),
+          fc.integer({ min: -1, max: 32 }),
+          async (seqs, fromSeq, toSeq) => {
+            const id = `r${run++}`;
+            const record = sessionRecord(id);
+            await h.store().createSession(record);
+            const stored = seqs.map((seq) => entryAt(id, seq, `${id}-x${seq}`));
+            await h.store().append(stored, commitAfter(record, stored));
+            const loaded = await h.store().loadFrom(id, fromSeq, toSeq);
+            const expected = stored
+              .filter((e) => e.seq >= fromSeq && e.seq < toSeq)
+              .sort((a, b) => a.seq - b.seq);
+            expect(loaded).toStrictEqual(expected);
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
+
     it('getEntry finds an entry by id within its session only', async () => {
       const record = sessionRecord('s1');
       await h.store().createSession(record);

@@ -157,6 +157,28 @@ export function writeConformance(h: StoreHandle): void {
       expect(await h.store().getEntry('s1', 's1-e3')).toStrictEqual(expected[3]);
     });
 
+    it('applies a batch of any size whole, and of two updates of one entry the later', async () => {
+      const record = sessionRecord('s1');
+      await h.store().createSession(record);
+      const entries = textEntries('s1', 1_200);
+      const r1 = await h.store().append(entries, commitAfter(record, entries));
+      const updates: PartsUpdate[] = entries.map((e) => ({
+        entryId: e.id,
+        parts: [{ type: 'text', text: `pruned ${e.seq}` }],
+        partTokens: [3],
+        tokens: 7,
+      }));
+      updates.push({ entryId: 's1-e5', parts: PRUNED, partTokens: [4], tokens: 8 });
+      await h.store().updateParts(updates, commitAfter(r1));
+      const loaded = await h.store().loadFrom('s1', 0);
+      expect(loaded).toHaveLength(1_200);
+      loaded.forEach((entry, i) => {
+        const want = i === 5 ? PRUNED : [{ type: 'text', text: `pruned ${i}` }];
+        expect(entry.kind === 'message' && entry.message.parts).toStrictEqual(want);
+        expect(entry.tokens).toBe(i === 5 ? 8 : 7);
+      });
+    });
+
     it('keeps the message role and metadata while replacing parts', async () => {
       const record = sessionRecord('s1');
       await h.store().createSession(record);

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import type { Store } from '../../src/store/store.js';
+import { batchConformance } from './conformance-batch.js';
 import { readConformance } from './conformance-reads.js';
+import { searchConformance } from './conformance-search.js';
 import { valueConformance } from './conformance-values.js';
 import { writeConformance } from './conformance-writes.js';
 
@@ -43,5 +45,7 @@ export function describeStoreConformance(
     readConformance(handle);
     writeConformance(handle);
     valueConformance(handle);
+    batchConformance(handle);
+    searchConformance(handle);
   });
 }

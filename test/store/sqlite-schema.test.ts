@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sqliteStore } from '../../src/store/sqlite.js';
+import { ENTRY_WRITE_COLUMNS, entryValues } from '../../src/store/sqlite-rows.js';
 import { MIGRATIONS, migrate, SCHEMA_VERSION, schemaVersion } from '../../src/store/sqlite-schema.js';
 import { commitAfter, sessionRecord, textEntries } from './fixtures.js';
 import { tempDir } from './sqlite-helpers.js';
@@ -30,6 +31,32 @@ describe('sqlite schema and migrations', () => {
     await sqliteStore({ path }).close();
     expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
     expect(inspect(path).version).toBe(SCHEMA_VERSION);
+  });
+
+  it('a session written before the compaction task was renamed reads back with the new part type', async () => {
+    const path = fresh().replace(/nested\/condense\.db$/, 'old.db');
+    const raw = new Database(path);
+    migrate(raw, MIGRATIONS.slice(0, 1));
+    const record = sessionRecord('old');
+    raw
+      .prepare(
+        'INSERT INTO sessions (id, created_at, updated_at, head_id, version, next_seq, metadata, state) VALUES (?, 0, 0, ?, 1, 1, ?, ?)',
+      )
+      .run('old', 'm1', '{}', JSON.stringify(record.state));
+    const marker = { role: 'user', parts: [{ type: 'compaction-marker', auto: true }] };
+    raw
+      .prepare(
+        "INSERT INTO entries (session_id, seq, id, parent_id, kind, created_at, tokens, part_tokens, role, body) VALUES ('old', 0, 'm1', NULL, 'message', 0, 5, '[5]', 'user', ?)",
+      )
+      .run(JSON.stringify(marker));
+    raw.close();
+    const reopened = sqliteStore({ path });
+    const [entry] = await reopened.loadFrom('old', 0);
+    await reopened.close();
+    expect(entry).toMatchObject({
+      kind: 'message',
+      message: { parts: [{ type: 'compaction', auto: true }] },
+    });
   });
 
   it('reopening does not re-run migrations or touch the data', async () => {
@@ -66,6 +93,33 @@ describe('sqlite schema and migrations', () => {
     expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'half_done'").all()).toStrictEqual([]);
     migrate(raw);
     expect(schemaVersion(raw)).toBe(MIGRATIONS.length);
+  });
+
+  it('entries a version-1 file already holds are found after migrating, a corrupt one by its raw text', async () => {
+    const path = fresh().replace(/nested\/condense\.db$/, 'v1.db');
+    const raw = new Database(path);
+    migrate(raw, MIGRATIONS.slice(0, 1));
+    raw
+      .prepare('INSERT INTO sessions VALUES (?, 1, 1, NULL, 1, 700, ?, ?)')
+      .run('s1', '{}', JSON.stringify(sessionRecord('s1').state));
+    const insert = raw.prepare(
+      `INSERT INTO entries (${ENTRY_WRITE_COLUMNS.join(', ')}) VALUES (${ENTRY_WRITE_COLUMNS.map(() => '?').join(', ')})`,
+    );
+    // More than one batch of the backfill.
+    raw.transaction(() => {
+      for (const entry of textEntries('s1', 700)) insert.run(entryValues(entry));
+    })();
+    raw.prepare("UPDATE entries SET body = '{broken quetzal' WHERE seq = 3").run();
+    raw.close();
+    const store = sqliteStore({ path });
+    cleanups.push(() => store.close());
+    expect(inspect(path).version).toBe(SCHEMA_VERSION);
+    expect((await store.search('"message 699"')).map((h) => h.entryId)).toStrictEqual(['s1-e699']);
+    expect((await store.search('message', { limit: 1000 })).length).toBe(699);
+    // Found, not a failed search: the hit names the row to repair.
+    expect(await store.search('quetzal')).toMatchObject([
+      { seq: 3, role: 'assistant', snippet: '{broken «quetzal»' },
+    ]);
   });
 
   it('refuses a file written by a newer schema', async () => {

@@ -2,10 +2,12 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CorruptRowError } from '../../src/store/errors.js';
 import { sqliteStore } from '../../src/store/sqlite.js';
+import { type PartsStatements, rewriteParts, UPDATE_PARTS_SQL } from '../../src/store/sqlite-parts.js';
 import { SQL } from '../../src/store/sqlite-statements.js';
 import type { Store } from '../../src/store/store.js';
 import { describeStoreConformance } from './conformance.js';
 import { commitAfter, pivotEntry, richEntries, sessionRecord, textEntries } from './fixtures.js';
+import { describeLedgerConformance } from './ledger-conformance.js';
 import { tempDir } from './sqlite-helpers.js';
 
 const dirs = new Map<Store, () => void>();
@@ -18,6 +20,18 @@ describeStoreConformance(
     return store;
   },
   (store) => dirs.get(store)?.(),
+);
+
+const ledgerDirs = new Map<Store, () => void>();
+describeLedgerConformance(
+  'sqlite',
+  () => {
+    const t = tempDir();
+    const store = sqliteStore({ path: t.dbPath });
+    ledgerDirs.set(store, t.remove);
+    return store;
+  },
+  (store) => ledgerDirs.get(store)?.(),
 );
 
 describe('sqlite store', () => {
@@ -76,6 +90,17 @@ describe('sqlite store', () => {
     expect(plan(latestPivot, 's1').join('\n')).toMatch(/USING (COVERING )?INDEX entries_compactions/);
   });
 
+  it('a prune batch finds each entry through its (session_id, id) key, never by scanning', () => {
+    const { raw } = open();
+    const plan = (
+      raw.prepare(`EXPLAIN QUERY PLAN ${UPDATE_PARTS_SQL}`).all('[]', 's1') as { detail: string }[]
+    )
+      .map((r) => r.detail)
+      .join('\n');
+    expect(plan).toMatch(/SEARCH entries USING INDEX sqlite_autoindex_entries_2 \(session_id=\? AND id=\?\)/);
+    expect(plan).not.toMatch(/SCAN entries|SEARCH entries USING INDEX sqlite_autoindex_entries_1/);
+  });
+
   it("stores a pivot's seed 002 fields as columns that SQL can query", async () => {
     const { store, raw } = open();
     const record = sessionRecord('s1');
@@ -114,6 +139,52 @@ describe('sqlite store', () => {
     expect(await store.loadFrom('s1', 2)).toStrictEqual(entries.slice(2));
     raw.prepare("UPDATE sessions SET state = 'nope' WHERE id = 's1'").run();
     await expect(store.getSession('s1')).rejects.toThrow(/sessions row \(session s1\): column state/);
+  });
+
+  it('names session and seq when pruning meets a stored body that is not JSON, and writes nothing', async () => {
+    const { store, raw } = open();
+    const record = sessionRecord('s1');
+    await store.createSession(record);
+    const entries = textEntries('s1', 3);
+    const r1 = await store.append(entries, commitAfter(record, entries));
+    raw.prepare("UPDATE entries SET body = '{broken' WHERE session_id = 's1' AND seq = 2").run();
+    const update = (id: string) => ({
+      entryId: id,
+      parts: [{ type: 'text' as const, text: 'x' }],
+      partTokens: [1],
+      tokens: 5,
+    });
+    const error = await store
+      .updateParts([update('s1-e0'), update('s1-e2')], commitAfter(r1))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CorruptRowError);
+    expect(String(error)).toMatch(/entries row \(session s1, seq 2\): column body/);
+    expect(await store.getEntry('s1', 's1-e0')).toStrictEqual(entries[0]);
+    expect(await store.getSession('s1')).toStrictEqual(r1);
+  });
+
+  it('prunes with one UPDATE statement per batch of 500 entries', () => {
+    const calls: number[] = [];
+    const st = {
+      update: {
+        all: (json: string) => {
+          const batch = JSON.parse(json) as { entryId: string }[];
+          calls.push(batch.length);
+          return batch.map((u, i) => ({ id: u.entryId, rowid: i + 1 }));
+        },
+      },
+      kind: { get: () => undefined },
+      invalidBody: { get: () => undefined },
+      searchWatermark: { get: () => ({ indexed_through: 0 }) },
+    } as unknown as PartsStatements;
+    const updates = Array.from({ length: 1_201 }, (_, i) => ({
+      entryId: `e${i}`,
+      parts: [],
+      partTokens: [],
+      tokens: 0,
+    }));
+    rewriteParts(st, { changed: () => undefined }, 's1', updates);
+    expect(calls).toEqual([500, 500, 201]);
   });
 
   it('creates the default .condense folder under the working directory', async () => {

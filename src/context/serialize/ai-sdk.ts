@@ -9,7 +9,8 @@ import type {
 import type { JsonObject } from '../../model/json.js';
 import type { Message } from '../../model/message.js';
 import type { FilePart, ToolPart } from '../../model/parts.js';
-import { prepare, toolInputObject, toolResult } from './common.js';
+import { type Assembler, assemble, type Fold } from './assembler.js';
+import { type CallIdFields, toolInputObject, toolResult, uniqueCallIds, uniqueCalls } from './common.js';
 
 type ToolOutput = ToolResultPart['output'];
 type ProviderOptions = NonNullable<ToolResultPart['providerOptions']>;
@@ -23,52 +24,101 @@ type ContentOutputItem = Extract<ToolOutput, { type: 'content' }>['value'][numbe
  * - each assistant message with calls is followed by one `tool` message with every result in call
  *   order; a conversation may end on that tool message (the SDK's own loop sends exactly that, so no
  *   "Understood." filler is added);
- * - reasoning goes through as is, `providerMetadata` becoming `providerOptions`.
+ * - reasoning goes through as is, `providerMetadata` becoming `providerOptions`;
+ * - call ids are unique in the request (a repeat gets a suffix, its result following it): the SDK
+ *   forwards them as they are, and Anthropic rejects an id used twice in one request.
  */
 export function toAiSdk(messages: Message[]): ModelMessage[] {
-  const { system, messages: rest } = prepare(messages, { hoistSystem: true, leadingUser: true });
-  const out: ModelMessage[] = system.map((content) => ({ role: 'system', content }));
-  for (const message of rest) {
-    switch (message.role) {
-      case 'system':
-        break;
-      case 'user':
-        out.push({ role: 'user', content: userContent(message.parts) });
-        break;
-      case 'assistant': {
-        const content: Exclude<AssistantContent, string> = [];
-        const tools: ToolPart[] = [];
-        for (const part of message.parts) {
-          if (part.type === 'text') content.push({ type: 'text', text: part.text });
-          else if (part.type === 'file') content.push(filePart(part));
-          else if (part.type === 'reasoning') {
-            const providerOptions = toProviderOptions(part.providerMetadata);
-            content.push({
-              type: 'reasoning',
-              text: part.text,
-              ...(providerOptions ? { providerOptions } : {}),
-            });
-          } else {
-            tools.push(part);
-            const providerOptions = toProviderOptions(part.providerMetadata);
-            content.push({
-              type: 'tool-call',
-              toolCallId: part.callId,
-              toolName: part.name,
-              input: toolInputObject(part.input),
-              ...(providerOptions ? { providerOptions } : {}),
-            });
-          }
+  return assemble(messages, aiSdkAssembler);
+}
+
+/** Fragments are concatenated, call ids made unique; the hoisted system texts go first. */
+export const aiSdkAssembler: Assembler<readonly ModelMessage[], ModelMessage, ModelMessage[]> = {
+  hoistSystem: true,
+  leadingUser: true,
+  fragment: aiSdkMessages,
+  fold: aiSdkFold,
+  finish: (system, items) => {
+    const out: ModelMessage[] = system.map((content) => ({ role: 'system', content }));
+    for (const item of items) out.push(item);
+    return out;
+  },
+};
+
+function aiSdkMessages(message: Message): ModelMessage[] {
+  switch (message.role) {
+    case 'system':
+      return []; // hoisted: the system slot holds it
+    case 'user':
+      return [{ role: 'user', content: userContent(message.parts) }];
+    case 'assistant': {
+      const content: Exclude<AssistantContent, string> = [];
+      const tools: ToolPart[] = [];
+      for (const part of message.parts) {
+        if (part.type === 'text') content.push({ type: 'text', text: part.text });
+        else if (part.type === 'file') content.push(filePart(part));
+        else if (part.type === 'reasoning') {
+          const providerOptions = toProviderOptions(part.providerMetadata);
+          content.push({
+            type: 'reasoning',
+            text: part.text,
+            ...(providerOptions ? { providerOptions } : {}),
+          });
+        } else {
+          tools.push(part);
+          const providerOptions = toProviderOptions(part.providerMetadata);
+          content.push({
+            type: 'tool-call',
+            toolCallId: part.callId,
+            toolName: part.name,
+            input: toolInputObject(part.input),
+            ...(providerOptions ? { providerOptions } : {}),
+          });
         }
-        out.push({ role: 'assistant', content });
-        if (tools.length > 0)
-          out.push({ role: 'tool', content: tools.map(resultPart) satisfies ToolContent });
-        break;
       }
+      const out: ModelMessage[] = [{ role: 'assistant', content }];
+      if (tools.length > 0) out.push({ role: 'tool', content: tools.map(resultPart) satisfies ToolContent });
+      return out;
     }
   }
-  return out;
 }
+
+function aiSdkFold(): Fold<readonly ModelMessage[], ModelMessage> {
+  const items: ModelMessage[] = [];
+  const ids = uniqueCallIds();
+  return {
+    items,
+    add(fragment) {
+      for (const message of uniqueIds(fragment, ids)) items.push(message);
+    },
+  };
+}
+
+/**
+ * The fragment with each call id unique in the request (a repeat gets a suffix), each result
+ * following its call's new id by position; as it is when no id had to change.
+ */
+function uniqueIds(
+  fragment: readonly ModelMessage[],
+  ids: (callId: string) => string,
+): readonly ModelMessage[] {
+  const [call, answer] = fragment;
+  if (call?.role !== 'assistant' || answer?.role !== 'tool' || typeof call.content === 'string')
+    return fragment;
+  const unique = uniqueCalls(call.content, answer.content, ids, AI_SDK_IDS);
+  if (unique === null) return fragment;
+  return [
+    { ...call, content: unique.calls },
+    { ...answer, content: unique.results },
+  ];
+}
+
+type CallBlock = Exclude<AssistantContent, string>[number];
+const AI_SDK_IDS: CallIdFields<CallBlock, ToolContent[number]> = {
+  callId: (p) => (p.type === 'tool-call' ? p.toolCallId : undefined),
+  withCallId: (p, toolCallId) => ({ ...p, toolCallId }) as CallBlock,
+  withResultId: (p, toolCallId) => ({ ...p, toolCallId }) as ToolContent[number],
+};
 
 function userContent(parts: Message['parts']): Exclude<UserContent, string> {
   const content: Exclude<UserContent, string> = [];

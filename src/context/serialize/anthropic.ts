@@ -1,5 +1,6 @@
 import type { Message } from '../../model/message.js';
 import type { FilePart, ReasoningPart, ToolPart } from '../../model/parts.js';
+import { type AnthropicFragment, anthropicFold } from './anthropic-fold.js';
 import type {
   AnthropicBlock,
   AnthropicDocumentBlock,
@@ -10,7 +11,8 @@ import type {
   AnthropicTextBlock,
   AnthropicToolResultBlock,
 } from './anthropic-types.js';
-import { fileMention, prepare, providerEntry, stringField, toolInputObject, toolResult } from './common.js';
+import { type Assembler, assemble } from './assembler.js';
+import { fileMention, providerEntry, stringField, toolInputObject, toolResult } from './common.js';
 
 export type * from './anthropic-types.js';
 
@@ -30,73 +32,46 @@ const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp
  *   ending on an assistant turn (a prefill) has trailing whitespace trimmed from its last text.
  */
 export function toAnthropic(messages: Message[]): AnthropicPayload {
-  const { system, messages: rest } = prepare(messages, { hoistSystem: true, leadingUser: true });
-  const ids = toolUseIds();
-  const turns: AnthropicMessage[] = [];
-  for (const message of rest) {
-    if (message.role === 'user') {
-      const content: AnthropicBlock[] = [];
-      for (const part of message.parts) {
-        if (part.type === 'text') content.push({ type: 'text', text: part.text });
-        else if (part.type === 'file') content.push(fileBlock(part));
-      }
-      turns.push({ role: 'user', content });
-    } else if (message.role === 'assistant') {
-      const content: AnthropicBlock[] = [];
-      const results: AnthropicToolResultBlock[] = [];
-      for (const part of message.parts) {
-        if (part.type === 'text') content.push({ type: 'text', text: part.text });
-        else if (part.type === 'file') content.push({ type: 'text', text: fileMention(part) });
-        else if (part.type === 'reasoning') {
-          const block = thinkingBlock(part);
-          if (block !== null) content.push(block);
-        } else {
-          const id = ids(part.callId);
-          content.push({ type: 'tool_use', id, name: part.name, input: toolInputObject(part.input) });
-          results.push(resultBlock(id, part));
-        }
-      }
-      turns.push({ role: 'assistant', content });
-      if (results.length > 0) turns.push({ role: 'user', content: results });
-    }
-  }
-  const payload: AnthropicPayload = { messages: trimFinalAssistant(alternate(turns)) };
-  return system.length > 0 ? { system: system.join('\n\n'), ...payload } : payload;
+  return assemble(messages, anthropicAssembler);
 }
 
-/** Drops empty turns and merges neighbours of the same role, tool results kept first. */
-function alternate(turns: AnthropicMessage[]): AnthropicMessage[] {
-  const out: AnthropicMessage[] = [];
-  for (const turn of turns) {
-    if (turn.content.length === 0) continue;
-    const last = out.at(-1);
-    if (last === undefined || last.role !== turn.role) {
-      out.push({ role: turn.role, content: [...turn.content] });
-      continue;
-    }
-    const merged = [...last.content, ...turn.content];
-    last.content =
-      turn.role === 'user'
-        ? [
-            ...merged.filter((b) => b.type === 'tool_result'),
-            ...merged.filter((b) => b.type !== 'tool_result'),
-          ]
-        : merged;
-  }
-  return out;
-}
+export const anthropicAssembler: Assembler<AnthropicFragment, AnthropicMessage, AnthropicPayload> = {
+  hoistSystem: true,
+  leadingUser: true,
+  fragment: anthropicTurns,
+  fold: anthropicFold,
+  finish: (system, items) => {
+    const payload: AnthropicPayload = { messages: items };
+    return system.length > 0 ? { system: system.join('\n\n'), ...payload } : payload;
+  },
+};
 
-/**
- * A request ending on an assistant turn is a prefill, and Anthropic rejects one whose text ends in
- * whitespace; only that last text block is trimmed (thinking blocks are never touched).
- */
-function trimFinalAssistant(turns: AnthropicMessage[]): AnthropicMessage[] {
-  const last = turns.at(-1);
-  const block = last?.content.at(-1);
-  if (last?.role !== 'assistant' || block?.type !== 'text' || block.text.trimEnd() === block.text)
-    return turns;
-  last.content = [...last.content.slice(0, -1), { type: 'text', text: block.text.trimEnd() }];
-  return turns;
+function anthropicTurns(message: Message): AnthropicFragment {
+  if (message.role !== 'assistant') {
+    const content: AnthropicBlock[] = [];
+    for (const part of message.parts) {
+      if (part.type === 'text') content.push({ type: 'text', text: part.text });
+      else if (part.type === 'file') content.push(fileBlock(part));
+    }
+    return { turns: [{ role: 'user', content }], calls: 0 };
+  }
+  const content: AnthropicBlock[] = [];
+  const results: AnthropicToolResultBlock[] = [];
+  for (const part of message.parts) {
+    if (part.type === 'text') content.push({ type: 'text', text: part.text });
+    else if (part.type === 'file') content.push({ type: 'text', text: fileMention(part) });
+    else if (part.type === 'reasoning') {
+      const block = thinkingBlock(part);
+      if (block !== null) content.push(block);
+    } else {
+      const id = anthropicSafe(part.callId);
+      content.push({ type: 'tool_use', id, name: part.name, input: toolInputObject(part.input) });
+      results.push(resultBlock(id, part));
+    }
+  }
+  const turns: AnthropicMessage[] = [{ role: 'assistant', content }];
+  if (results.length > 0) turns.push({ role: 'user', content: results });
+  return { turns, calls: results.length };
 }
 
 function thinkingBlock(part: ReasoningPart): AnthropicBlock | null {
@@ -128,14 +103,7 @@ function fileBlock(file: FilePart): AnthropicTextBlock | AnthropicImageBlock | A
   return { type: 'text', text: fileMention(file) };
 }
 
-/** Maps each call id to one unique in the request and matching Anthropic's `^[a-zA-Z0-9_-]+$`. */
-function toolUseIds(): (callId: string) => string {
-  const used = new Set<string>();
-  return (callId) => {
-    const base = callId.replace(/[^a-zA-Z0-9_-]/g, '_');
-    let id = base;
-    for (let n = 2; used.has(id); n++) id = `${base}_${n}`;
-    used.add(id);
-    return id;
-  };
+/** Anthropic's tool_use id alphabet is `^[a-zA-Z0-9_-]+$`. */
+function anthropicSafe(callId: string): string {
+  return callId.replace(/[^a-zA-Z0-9_-]/g, '_');
 }

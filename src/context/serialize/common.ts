@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../../model/json.js';
-import type { Message, UserMessage } from '../../model/message.js';
+import type { Message, SystemMessage, UserMessage } from '../../model/message.js';
 import type { FilePart, ToolPart } from '../../model/parts.js';
 import { INTERRUPTED_TOOL_ERROR, repair } from '../repair.js';
 
@@ -72,6 +72,65 @@ export function stringField(obj: JsonObject | undefined, field: string): string 
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/**
+ * Maps each call id to one not yet used in this request, so a request holds every id once even
+ * when the history repeats one across messages (tau-bench does). `safe` first rewrites an id into
+ * a provider's alphabet. The first holder of an id keeps it; results follow their call's new id.
+ */
+export function uniqueCallIds(safe: (id: string) => string = (id) => id): (callId: string) => string {
+  const used = new Set<string>();
+  return (callId) => {
+    const base = safe(callId);
+    let id = base;
+    for (let n = 2; used.has(id); n++) id = `${base}_${n}`;
+    used.add(id);
+    return id;
+  };
+}
+
+/** How one format names the call id of a call block and of a result block. */
+export interface CallIdFields<C, R> {
+  /** The block's call id, or undefined when the block is not a call. */
+  callId(block: C): string | undefined;
+  withCallId(block: C, id: string): C;
+  withResultId(block: R, id: string): R;
+}
+
+/**
+ * One message's call blocks and the result blocks answering them (by position), with every call
+ * id passed through `ids` to make it unique in the request; null when no id changed, so the
+ * blocks are used as they are.
+ */
+export function uniqueCalls<C, R>(
+  calls: readonly C[],
+  results: readonly R[],
+  ids: (callId: string) => string,
+  fields: CallIdFields<C, R>,
+): { calls: C[]; results: R[] } | null {
+  const renamed = new Map<number, string>();
+  let k = 0;
+  for (const block of calls) {
+    const callId = fields.callId(block);
+    if (callId === undefined) continue;
+    const id = ids(callId);
+    if (id !== callId) renamed.set(k, id);
+    k++;
+  }
+  if (renamed.size === 0) return null;
+  let c = 0;
+  return {
+    calls: calls.map((block) => {
+      if (fields.callId(block) === undefined) return block;
+      const id = renamed.get(c++);
+      return id === undefined ? block : fields.withCallId(block, id);
+    }),
+    results: results.map((block, r) => {
+      const id = renamed.get(r);
+      return id === undefined ? block : fields.withResultId(block, id);
+    }),
+  };
+}
+
 /** Stands for a file a format cannot carry, so the model at least knows it was there. */
 export function fileMention(file: FilePart): string {
   const name = file.filename ?? file.url ?? 'unnamed';
@@ -104,6 +163,11 @@ export interface PrepareOptions {
   leadingUser: boolean;
 }
 
+/** A system message as the one string a system slot takes. */
+export function systemText(message: SystemMessage): string {
+  return message.parts.map((p) => p.text).join('\n');
+}
+
 /** repair(), then the provider-level adjustments shared by several serializers. */
 export function prepare(messages: Message[], opts: PrepareOptions): PreparedMessages {
   const repaired = repair(messages);
@@ -112,7 +176,7 @@ export function prepare(messages: Message[], opts: PrepareOptions): PreparedMess
   if (opts.hoistSystem) {
     rest = [];
     for (const m of repaired) {
-      if (m.role === 'system') system.push(m.parts.map((p) => p.text).join('\n'));
+      if (m.role === 'system') system.push(systemText(m));
       else rest.push(m);
     }
   }

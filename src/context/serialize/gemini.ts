@@ -1,7 +1,8 @@
 import type { JsonObject } from '../../model/json.js';
 import type { Message } from '../../model/message.js';
 import type { FilePart, ReasoningPart, ToolPart } from '../../model/parts.js';
-import { prepare, providerEntry, stringField, toolInputObject, toolResult } from './common.js';
+import { type Assembler, assemble, type Fold } from './assembler.js';
+import { providerEntry, stringField, toolInputObject, toolResult } from './common.js';
 
 /** Minimal Gemini `generateContent` request types (only what condense produces). */
 export type GeminiPart =
@@ -31,52 +32,68 @@ export interface GeminiPayload {
  * - the request may end on function responses: that is the normal tool loop, no filler is added.
  */
 export function toGemini(messages: Message[]): GeminiPayload {
-  const { system, messages: rest } = prepare(messages, { hoistSystem: true, leadingUser: true });
-  const contents: GeminiContent[] = [];
-  for (const message of rest) {
-    if (message.role === 'user') {
-      const parts: GeminiPart[] = [];
-      for (const part of message.parts) {
-        if (part.type === 'text') parts.push({ text: part.text });
-        else if (part.type === 'file') parts.push(filePart(part));
-      }
-      contents.push({ role: 'user', parts });
-    } else if (message.role === 'assistant') {
-      const parts: GeminiPart[] = [];
-      const responses: GeminiPart[] = [];
-      const files: GeminiPart[] = [];
-      for (const part of message.parts) {
-        if (part.type === 'text') parts.push({ text: part.text });
-        else if (part.type === 'file') parts.push(filePart(part));
-        else if (part.type === 'reasoning') {
-          const thought = thoughtPart(part);
-          if (thought !== null) parts.push(thought);
-        } else {
-          parts.push(callPart(part));
-          const result = toolResult(part);
-          responses.push(responsePart(part, result.isError, result.value));
-          files.push(...result.attachments.map(filePart));
-        }
-      }
-      contents.push({ role: 'model', parts });
-      if (responses.length > 0) contents.push({ role: 'user', parts: [...responses, ...files] });
-    }
-  }
-  const payload: GeminiPayload = { contents: mergeSameRole(contents) };
-  return system.length > 0
-    ? { systemInstruction: { parts: system.map((text) => ({ text })) }, ...payload }
-    : payload;
+  return assemble(messages, geminiAssembler);
 }
 
-function mergeSameRole(contents: GeminiContent[]): GeminiContent[] {
-  const out: GeminiContent[] = [];
-  for (const content of contents) {
-    if (content.parts.length === 0) continue;
-    const last = out.at(-1);
-    if (last !== undefined && last.role === content.role) last.parts = [...last.parts, ...content.parts];
-    else out.push({ role: content.role, parts: [...content.parts] });
+export const geminiAssembler: Assembler<GeminiContent[], GeminiContent, GeminiPayload> = {
+  hoistSystem: true,
+  leadingUser: true,
+  fragment: geminiContents,
+  fold: mergeSameRole,
+  finish: (system, contents) => {
+    const payload: GeminiPayload = { contents };
+    return system.length > 0
+      ? { systemInstruction: { parts: system.map((text) => ({ text })) }, ...payload }
+      : payload;
+  },
+};
+
+function geminiContents(message: Message): GeminiContent[] {
+  if (message.role !== 'assistant') {
+    const parts: GeminiPart[] = [];
+    for (const part of message.parts) {
+      if (part.type === 'text') parts.push({ text: part.text });
+      else if (part.type === 'file') parts.push(filePart(part));
+    }
+    return [{ role: 'user', parts }];
   }
-  return out;
+  const parts: GeminiPart[] = [];
+  const responses: GeminiPart[] = [];
+  const files: GeminiPart[] = [];
+  for (const part of message.parts) {
+    if (part.type === 'text') parts.push({ text: part.text });
+    else if (part.type === 'file') parts.push(filePart(part));
+    else if (part.type === 'reasoning') {
+      const thought = thoughtPart(part);
+      if (thought !== null) parts.push(thought);
+    } else {
+      parts.push(callPart(part));
+      const result = toolResult(part);
+      responses.push(responsePart(part, result.isError, result.value));
+      for (const file of result.attachments) files.push(filePart(file));
+    }
+  }
+  const contents: GeminiContent[] = [{ role: 'model', parts }];
+  if (responses.length > 0) contents.push({ role: 'user', parts: [...responses, ...files] });
+  return contents;
+}
+
+/** Drops empty contents and merges neighbours of the same role (older Gemini versions require it). */
+function mergeSameRole(): Fold<GeminiContent[], GeminiContent> {
+  const items: GeminiContent[] = [];
+  return {
+    items,
+    add(fragment) {
+      for (const content of fragment) {
+        if (content.parts.length === 0) continue;
+        const last = items.at(-1);
+        // A new object, never a changed one: a request handed out earlier may hold `last`.
+        if (last !== undefined && last.role === content.role)
+          items[items.length - 1] = { role: content.role, parts: [...last.parts, ...content.parts] };
+        else items.push(content);
+      }
+    },
+  };
 }
 
 /** Gemini keys its metadata `google` (AI SDK Vertex uses `vertex`). */

@@ -1,6 +1,7 @@
 import type { Message } from '../../model/message.js';
 import type { FilePart, ToolPart } from '../../model/parts.js';
-import { CONTINUING_TEXT, dataUrl, fileMention, prepare, toolInputObject, toolResult } from './common.js';
+import { type Assembler, assemble, concatFold } from './assembler.js';
+import { CONTINUING_TEXT, dataUrl, fileMention, systemText, toolInputObject, toolResult } from './common.js';
 
 /** Minimal Chat Completions request message types (only what condense produces). */
 export type OpenAIContentPart =
@@ -28,28 +29,36 @@ export type OpenAIChatMessage =
  * - assistant files have no Chat Completions form and become a text mention.
  */
 export function toOpenAIChat(messages: Message[]): OpenAIChatMessage[] {
-  const { messages: repaired } = prepare(messages, { hoistSystem: false, leadingUser: false });
-  const out: OpenAIChatMessage[] = [];
-  for (const message of repaired) {
-    switch (message.role) {
-      case 'system':
-        out.push({ role: 'system', content: message.parts.map((p) => p.text).join('\n') });
-        break;
-      case 'user': {
-        const content = userContent(message.parts);
-        if (content.length === 0) break;
-        // Plain text as a string: OpenAI-compatible local servers often accept nothing else.
-        const textOnly = content.every((p) => p.type === 'text');
-        out.push({ role: 'user', content: textOnly ? content.map((p) => p.text).join('\n') : content });
-        break;
-      }
-      case 'assistant':
-        out.push(...assistantTurn(message.parts));
-        break;
+  return assemble(messages, openAIAssembler);
+}
+
+/** Fragments never interact: the request is their concatenation (or one continuing turn). */
+export const openAIAssembler: Assembler<
+  readonly OpenAIChatMessage[],
+  OpenAIChatMessage,
+  OpenAIChatMessage[]
+> = {
+  hoistSystem: false,
+  leadingUser: false,
+  fragment: openAIMessages,
+  fold: concatFold,
+  finish: (_system, items) => (items.length > 0 ? items : [{ role: 'user', content: CONTINUING_TEXT }]),
+};
+
+function openAIMessages(message: Message): OpenAIChatMessage[] {
+  switch (message.role) {
+    case 'system':
+      return [{ role: 'system', content: systemText(message) }];
+    case 'user': {
+      const content = userContent(message.parts);
+      if (content.length === 0) return [];
+      // Plain text as a string: OpenAI-compatible local servers often accept nothing else.
+      const textOnly = content.every((p) => p.type === 'text');
+      return [{ role: 'user', content: textOnly ? content.map((p) => p.text).join('\n') : content }];
     }
+    case 'assistant':
+      return assistantTurn(message.parts);
   }
-  if (out.length === 0) out.push({ role: 'user', content: CONTINUING_TEXT });
-  return out;
 }
 
 function userContent(parts: Message['parts']): OpenAIContentPart[] {

@@ -1,4 +1,12 @@
-import { isObj, nonEmptyString, type Obj, OpenCalls, type Violation, Violations } from './types.js';
+import {
+  isObj,
+  nonEmptyString,
+  type Obj,
+  OpenCalls,
+  UniqueIds,
+  type Violation,
+  Violations,
+} from './types.js';
 
 const PARTS_BY_ROLE: Record<string, Set<string>> = {
   user: new Set(['text', 'image', 'file']),
@@ -12,7 +20,9 @@ const OUTPUT_TYPES = new Set(['text', 'json', 'error-text', 'error-json', 'execu
  * messages only before the conversation (the SDK's Anthropic and Google providers reject later
  * ones) and the conversation opening with a user message (portable to every provider); every
  * tool-call answered by a tool-result in the `tool` message(s) right after its assistant message
- * (the SDK raises MissingToolResultsError otherwise); no orphan or repeated result.
+ * (the SDK raises MissingToolResultsError otherwise); no orphan or repeated result; every
+ * tool-call id used once in the request (the SDK pairs by a set of ids, so a repeat in one message
+ * is ambiguous, and providers such as Anthropic reject one anywhere in the request).
  */
 export function validateAiSdk(payload: unknown): Violation[] {
   const v = new Violations();
@@ -23,6 +33,7 @@ export function validateAiSdk(payload: unknown): Violation[] {
   if (payload.length === 0) v.add(-1, 'empty-messages', 'messages must not be empty');
   let conversationStarted = false;
   let open: { calls: OpenCalls; at: number } | null = null;
+  const ids = new UniqueIds('tool-call', 'request');
   for (let i = 0; i < payload.length; i++) {
     const message: unknown = payload[i];
     if (!isObj(message)) {
@@ -51,8 +62,11 @@ export function validateAiSdk(payload: unknown): Violation[] {
     open = null;
     if (role === 'assistant') {
       const calls = new OpenCalls();
-      for (const p of parts)
-        if (p.type === 'tool-call' && p.providerExecuted !== true) calls.call(String(p.toolCallId));
+      for (const p of parts) {
+        if (p.type !== 'tool-call' || !nonEmptyString(p.toolCallId)) continue;
+        ids.check(v, i, p.toolCallId);
+        if (p.providerExecuted !== true) calls.call(p.toolCallId);
+      }
       if (calls.size > 0) open = { calls, at: i };
     }
   }

@@ -1,4 +1,12 @@
-import { isObj, nonEmptyString, type Obj, OpenCalls, type Violation, Violations } from './types.js';
+import {
+  isObj,
+  nonEmptyString,
+  type Obj,
+  OpenCalls,
+  UniqueIds,
+  type Violation,
+  Violations,
+} from './types.js';
 
 const ID_FORMAT = /^[a-zA-Z0-9_-]+$/;
 const USER_BLOCKS = new Set(['text', 'image', 'document', 'tool_result', 'search_result']);
@@ -20,7 +28,7 @@ export function validateAnthropic(payload: unknown): Violation[] {
   checkSystem(v, payload.system);
   const messages: unknown[] = payload.messages;
   if (messages.length === 0) v.add(-1, 'empty-messages', 'a request needs at least one message');
-  const toolUseIds = new Set<string>();
+  const toolUseIds = new UniqueIds('tool_use', 'request');
   let pending: { calls: OpenCalls; at: number } | null = null;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i];
@@ -131,7 +139,7 @@ function checkResults(v: Violations, i: number, blocks: Obj[], calls: OpenCalls 
   }
 }
 
-function checkAssistantBlocks(v: Violations, i: number, blocks: Obj[], toolUseIds: Set<string>): OpenCalls {
+function checkAssistantBlocks(v: Violations, i: number, blocks: Obj[], toolUseIds: UniqueIds): OpenCalls {
   const calls = new OpenCalls();
   for (const block of blocks) {
     if (
@@ -150,10 +158,8 @@ function checkAssistantBlocks(v: Violations, i: number, blocks: Obj[], toolUseId
       continue;
     }
     if (!ID_FORMAT.test(id)) v.add(i, 'tool-use-id-format', `tool_use id ${id} must match ${ID_FORMAT}`);
-    if (toolUseIds.has(id))
-      v.add(i, 'duplicate-tool-use-id', `tool_use id ${id} is used twice in the request`);
+    toolUseIds.check(v, i, id);
     if (!isObj(block.input)) v.add(i, 'tool-use-input', `tool_use ${id} input must be an object`);
-    toolUseIds.add(id);
     calls.call(id);
   }
   return calls;

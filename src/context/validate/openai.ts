@@ -1,11 +1,21 @@
-import { isObj, nonEmptyString, type Obj, OpenCalls, type Violation, Violations } from './types.js';
+import {
+  isObj,
+  nonEmptyString,
+  type Obj,
+  OpenCalls,
+  UniqueIds,
+  type Violation,
+  Violations,
+} from './types.js';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
 
 /**
  * OpenAI Chat Completions `messages` rules: valid roles; content where required; each assistant's
  * tool_calls answered by exactly one `tool` message each, in the contiguous block of tool messages
- * right after it; no tool message outside such a block or without a matching call.
+ * right after it; no tool message outside such a block or without a matching call; call ids unique
+ * within one assistant message (results name their call by id, so a repeat there is ambiguous and
+ * OpenAI rejects it). An id may repeat in a later message: OpenAI's own models do that (tau-bench).
  */
 export function validateOpenAI(payload: unknown): Violation[] {
   const v = new Violations();
@@ -64,6 +74,7 @@ function checkAssistant(v: Violations, i: number, message: Obj): OpenCalls | nul
   }
   if (!hasCalls) return null;
   const calls = new OpenCalls();
+  const ids = new UniqueIds('tool call', 'message');
   for (const call of toolCalls as unknown[]) {
     const fn = isObj(call) ? call.function : undefined;
     const ok =
@@ -79,7 +90,9 @@ function checkAssistant(v: Violations, i: number, message: Obj): OpenCalls | nul
         'tool-call-shape',
         'a tool call needs id, type "function", function.name and string arguments',
       );
-    if (isObj(call) && nonEmptyString(call.id)) calls.call(call.id);
+    if (!isObj(call) || !nonEmptyString(call.id)) continue;
+    ids.check(v, i, call.id);
+    calls.call(call.id);
   }
   return calls;
 }

@@ -36,6 +36,26 @@ export class Violations {
 }
 
 /**
+ * Call ids that must be unique within a scope: one message (OpenAI, where results pair by id inside
+ * the block that follows), one turn (Gemini) or the whole request (Anthropic; AI SDK for portability).
+ */
+export class UniqueIds {
+  private readonly seen = new Set<string>();
+
+  constructor(
+    private readonly what: string,
+    private readonly scope: 'message' | 'turn' | 'request',
+  ) {}
+
+  /** Records `id`, flagging it when the scope already holds it. */
+  check(v: Violations, i: number, id: string): void {
+    if (this.seen.has(id))
+      v.add(i, 'duplicate-tool-call-id', `${this.what} id ${id} is used twice in the ${this.scope}`);
+    this.seen.add(id);
+  }
+}
+
+/**
  * Pairs calls with results by position: every result consumes one open call with its id, so ids
  * repeated inside one request (tau-bench) still pair one to one.
  */

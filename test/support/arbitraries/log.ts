@@ -62,7 +62,7 @@ function assembleLog(messages: Message[], plans: CompactionPlan[], sessionId: st
     const plan = cuts.get(i + 1);
     if (plan === undefined) return;
     const markerId = plan.withMarker
-      ? pushMessage({ role: 'user', parts: [{ type: 'compaction-marker', auto: true }] })
+      ? pushMessage({ role: 'user', parts: [{ type: 'compaction', auto: true }] })
       : undefined;
     // Kept messages come from this compaction's own span: after what earlier pivots kept.
     const before = messageIds.length - (markerId ? 1 : 0);

@@ -34,17 +34,35 @@ export const userMessageArb: fc.Arbitrary<UserMessage> = fc
   )
   .map(([parts, metadata]) => withMetadata({ role: 'user', parts }, metadata));
 
+/**
+ * Call ids made unique within the message (the model's rule) by suffixing repeats; ids still
+ * repeat across messages, as tau-bench's do.
+ */
+export function uniqueCallIdsWithin(parts: AssistantPart[]): AssistantPart[] {
+  const used = new Set<string>();
+  return parts.map((part) => {
+    if (part.type !== 'tool') return part;
+    let callId = part.callId;
+    for (let n = 2; used.has(callId); n++) callId = `${part.callId}~${n}`;
+    used.add(callId);
+    return callId === part.callId ? part : { ...part, callId };
+  });
+}
+
+/** Assistant parts as generated, ids possibly repeated within the message (invalid input). */
+export const assistantPartsArb: fc.Arbitrary<AssistantPart[]> = fc.array(
+  fc.oneof<fc.MaybeWeightedArbitrary<AssistantPart>[]>(
+    { weight: 4, arbitrary: textPartArb },
+    { weight: 2, arbitrary: reasoningPartArb },
+    { weight: 1, arbitrary: filePartArb },
+    { weight: 4, arbitrary: toolPartArb },
+  ),
+  { maxLength: 5 },
+);
+
 export const assistantMessageArb: fc.Arbitrary<AssistantMessage> = fc
   .tuple(
-    fc.array(
-      fc.oneof<fc.MaybeWeightedArbitrary<AssistantPart>[]>(
-        { weight: 4, arbitrary: textPartArb },
-        { weight: 2, arbitrary: reasoningPartArb },
-        { weight: 1, arbitrary: filePartArb },
-        { weight: 4, arbitrary: toolPartArb },
-      ),
-      { maxLength: 5 },
-    ),
+    assistantPartsArb.map(uniqueCallIdsWithin),
     fc.option(
       fc.oneof(
         fc.constant<JsonObject>({ finish: 'tool-calls' }),
@@ -79,4 +97,21 @@ export function historyArb(opts: HistoryOptions = {}): fc.Arbitrary<Message[]> {
         ? systemMessageArb
         : fc.constant(undefined);
   return fc.tuple(lead, body).map(([sys, rest]) => (sys === undefined ? rest : [sys, ...rest]));
+}
+
+/**
+ * A history whose calls all take their ids from two values, so nearly every id repeats across
+ * messages (what tau-bench does at its worst); within a message they stay unique.
+ */
+export function repeatedIdsHistoryArb(opts: HistoryOptions = {}): fc.Arbitrary<Message[]> {
+  return fc
+    .tuple(historyArb(opts), fc.array(fc.constantFrom('call_1', 'call_2'), { minLength: 60, maxLength: 60 }))
+    .map(([history, ids]) => {
+      let k = 0;
+      return history.map((m): Message => {
+        if (m.role !== 'assistant') return m;
+        const parts = m.parts.map((p) => (p.type === 'tool' ? { ...p, callId: ids[k++ % ids.length]! } : p));
+        return { ...m, parts: uniqueCallIdsWithin(parts) };
+      });
+    });
 }

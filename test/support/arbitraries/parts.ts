@@ -143,7 +143,7 @@ export const toolPartArb: fc.Arbitrary<ToolPart> = fc
 
 export const compactionMarkerPartArb: fc.Arbitrary<CompactionMarkerPart> = fc.record(
   {
-    type: fc.constant('compaction-marker' as const),
+    type: fc.constant('compaction' as const),
     auto: fc.boolean(),
     instructions: fc.string({ maxLength: 20 }),
   },

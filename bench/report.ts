@@ -1,0 +1,46 @@
+/** Markdown tables in the README's style: one row per operation and store, one column per size. */
+import type { ColdRow } from './cold.js';
+import type { TurnRow } from './turns.js';
+
+function micros(us: number): string {
+  if (Number.isNaN(us)) return '—';
+  if (us >= 10_000) return `${Math.round(us / 1000).toLocaleString('en-US')} ms`;
+  if (us >= 1_000) return `${(us / 1000).toFixed(1)} ms`;
+  return `${Math.round(us)} µs`;
+}
+
+export function turnTable(rows: TurnRow[], unit: string): string {
+  const sizes = [...new Set(rows.map((r) => r.size))].sort((a, b) => a - b);
+  const keys = [...new Set(rows.map((r) => `${r.name}\u0000${r.store}`))];
+  const lines = [
+    `| operation | store | ${sizes.map((s) => `${s.toLocaleString('en-US')} ${unit}`).join(' | ')} |`,
+    `| --- | --- | ${sizes.map(() => '---:').join(' | ')} |`,
+  ];
+  for (const key of keys) {
+    const [name, store] = key.split('\u0000') as [string, string];
+    const cells = sizes.map((size) => {
+      const row = rows.find((r) => r.name === name && r.store === store && r.size === size);
+      return row === undefined ? '—' : micros(row.medianMicros);
+    });
+    lines.push(`| ${name} | ${store === 'ai' ? '—' : store} | ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+export function coldTable(rows: ColdRow[]): string {
+  const lines = [
+    '| never-compacted session (sqlite) | open + first prepare() | rows read | peak RSS | then 100 turns: median turn | peak RSS, all |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const r of rows) {
+    const rowsRead = Number.isNaN(r.rowsRead) ? '—' : r.rowsRead.toLocaleString('en-US');
+    const open = r.error
+      ? `${r.error} after ${(r.openMillis / 1000).toFixed(1)} s`
+      : `${(r.openMillis / 1000).toFixed(1)} s`;
+    const mb = (n: number) => (Number.isNaN(n) ? '—' : `${n} MB`);
+    lines.push(
+      `| ${r.size.toLocaleString('en-US')} entries | ${open} | ${rowsRead} | ${mb(r.openPeakMB)} | ${micros(r.turnMedianMicros)} | ${mb(r.peakMB)} |`,
+    );
+  }
+  return lines.join('\n');
+}

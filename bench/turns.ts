@@ -1,0 +1,167 @@
+/** In-process rows: per-turn costs by history and window size, compaction, and the AI SDK reference. */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type ModelMessage, pruneMessages } from 'ai';
+import { renderContext } from '../src/context/index.js';
+import { syntheticSession } from '../src/demo/synthetic.js';
+import { openSession, type Session, type SessionOptions } from '../src/session/index.js';
+import { memoryStore } from '../src/store/index.js';
+import { sqliteStore } from '../src/store/sqlite.js';
+import type { Store } from '../src/store/store.js';
+import { fillStore } from './fill.js';
+
+export type StoreKind = 'memory' | 'sqlite';
+
+export interface TurnRow {
+  name: string;
+  store: StoreKind | 'ai';
+  size: number;
+  medianMicros: number;
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return Math.round(s[Math.floor(s.length / 2)]! * 10) / 10;
+}
+
+/** Steps to replay per turn, from a different seed than the history. */
+const steps = [...syntheticSession({ messages: 1_000, seed: 99 })].filter((m) => m.role === 'assistant');
+
+/** Where filled sessions come from: SQLite files are built once per size and copied per use. */
+export class Sessions {
+  private readonly templates = new Map<number, string>();
+  private copies = 0;
+
+  constructor(private readonly dir: string) {}
+
+  async store(kind: StoreKind, size: number): Promise<Store> {
+    if (kind === 'memory') {
+      const store = memoryStore();
+      await fillStore(store, 's', size);
+      return store;
+    }
+    let template = this.templates.get(size);
+    if (template === undefined) {
+      template = join(this.dir, `template-${size}.db`);
+      const store = sqliteStore({ path: template });
+      await fillStore(store, 's', size);
+      await store.close();
+      this.templates.set(size, template);
+    }
+    const path = join(this.dir, `copy-${this.copies++}.db`);
+    copyFileSync(template, path);
+    return sqliteStore({ path });
+  }
+}
+
+/** A window as large as the history: nothing compacts or prunes, the whole history is sent. */
+const UNBOUNDED: SessionOptions = { model: 'bench', limits: { contextWindow: 0 }, prune: false };
+
+/** A real model's window (200k): the first compaction of a long history happens at once. */
+const REAL: SessionOptions = { model: 'claude-sonnet-4-5' };
+
+async function timeTurns(count: number, turn: (i: number) => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    await turn(i);
+    times.push((performance.now() - t0) * 1000);
+  }
+  return median(times);
+}
+
+function step(session: Session, i: number, promptTokens: number) {
+  return session.recordStep({
+    message: steps[i % steps.length]!,
+    usage: { prompt_tokens: promptTokens + i, completion_tokens: 200 },
+  });
+}
+
+/** append step + usage + the O(1) before-turn check, on an unbounded window of `size` messages. */
+export async function checkTurn(sessions: Sessions, kind: StoreKind, size: number, turns: number) {
+  const store = await sessions.store(kind, size);
+  const session = await openSession(store, 's', UNBOUNDED);
+  const medianMicros = await timeTurns(turns, async (i) => {
+    await step(session, i, 50_000);
+    session.estimate();
+  });
+  await store.close();
+  return { name: 'turn: append step + record usage + before-turn check', store: kind, size, medianMicros };
+}
+
+/** A turn with prepare() once the long history has been compacted, as in a running agent. */
+export async function compactedTurn(sessions: Sessions, kind: StoreKind, size: number, turns: number) {
+  const store = await sessions.store(kind, size);
+  const session = await openSession(store, 's', REAL);
+  await session.compact({});
+  const medianMicros = await timeTurns(turns, async (i) => {
+    await step(session, i, 20_000);
+    await session.prepare({ format: 'openai' });
+  });
+  await store.close();
+  return { name: 'turn with prepare(), after compaction', store: kind, size, medianMicros };
+}
+
+/**
+ * The first compaction of a window of `size` messages never compacted before (an import), from
+ * opening the session: reading the window is part of the work, however much of it is held.
+ */
+export async function compaction(sessions: Sessions, kind: StoreKind, size: number, runs: number) {
+  const times: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const store = await sessions.store(kind, size);
+    const t0 = performance.now();
+    const session = await openSession(store, 's', REAL);
+    await session.compact({});
+    times.push((performance.now() - t0) * 1000);
+    await store.close();
+  }
+  return { name: 'open + first compaction (extractive)', store: kind, size, medianMicros: median(times) };
+}
+
+/**
+ * A turn with prepare() on a window of `size` entries that never compacts (the window is as large
+ * as the history): what a turn costs between compactions. Returns the AI SDK payload of the last
+ * turn too, for the reference row.
+ */
+export async function uncompactedTurn(sessions: Sessions, kind: StoreKind, size: number, turns: number) {
+  const store = await sessions.store(kind, size);
+  const session = await openSession(store, 's', UNBOUNDED);
+  const medianMicros = await timeTurns(turns, async (i) => {
+    await step(session, i, 50_000);
+    await session.prepare({ format: 'ai-sdk' });
+  });
+  const history = renderContext(session.activeEntries(), { format: 'ai-sdk' }) as ModelMessage[];
+  await store.close();
+  const row = { name: 'turn with prepare(), window never compacted', store: kind, size, medianMicros };
+  return { row, history };
+}
+
+/**
+ * AI SDK `pruneMessages` per call on the same history: what an AI SDK agent pays per turn to trim
+ * its messages. Two settings: reasoning only (its cheapest call, a lower bound), and the docs'
+ * example, which also drops tool calls and results before the last two messages.
+ */
+export function pruneMessagesCalls(history: ModelMessage[], size: number, calls: number): TurnRow[] {
+  const settings = [
+    { name: 'reasoning only', options: { reasoning: 'before-last-message' } },
+    {
+      name: 'reasoning + tool calls before the last 2 messages',
+      options: { reasoning: 'before-last-message', toolCalls: 'before-last-2-messages' },
+    },
+  ] as const;
+  return settings.map(({ name, options }) => {
+    const times: number[] = [];
+    for (let i = 0; i < calls; i++) {
+      const t0 = performance.now();
+      pruneMessages({ messages: history, ...options });
+      times.push((performance.now() - t0) * 1000);
+    }
+    return {
+      name: `AI SDK pruneMessages (${name}), same history: reference`,
+      store: 'ai' as const,
+      size,
+      medianMicros: median(times),
+    };
+  });
+}

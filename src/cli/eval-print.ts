@@ -1,0 +1,98 @@
+import type { EvalReport, SessionRow } from '../eval/run.js';
+import { table } from './io.js';
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const frac = ([hit, total]: [number, number]) => `${hit}/${total}`;
+
+function locomo(r: EvalReport): string[] {
+  if (!('rows' in r.locomo)) return [`LoCoMo: skipped (${r.locomo.skipped})`];
+  const { rows } = r.locomo;
+  const names = [...new Set(rows.map((x) => x.strategy))];
+  const shares = [...new Set(rows.map((x) => x.share))];
+  const head = ['strategy', ...shares.flatMap((s) => [`${s * 100}%: evidence`, 'answers', 'used'])];
+  const body = names.map((n) => [
+    n,
+    ...shares.flatMap((s) => {
+      const x = rows.find((y) => y.strategy === n && y.share === s)!;
+      return [pct(x.evidence), pct(x.answers), pct(x.used)];
+    }),
+  ]);
+  const held = r.locomo.heldOut.map((x) => `${x.strategy} ${pct(x.evidence)}`).join(', ');
+  return [
+    `LoCoMo, ${r.locomo.conversations} conversations, ${r.locomo.questions} questions: evidence turns kept verbatim, answers present, budget used`,
+    table([head, ...body]),
+    ...(held ? [`Held out (conversations 6–10; salience weights fitted on 1–5), 25%: ${held}`] : []),
+  ];
+}
+
+function sessions(r: EvalReport): string[] {
+  if (!('rows' in r.sessions)) return [`Real agent sessions: skipped (${r.sessions.skipped})`];
+  const head = [
+    'strategy',
+    'files',
+    'user requests',
+    'latest request',
+    'commands',
+    'open failures',
+    'fixed listed open',
+    'used',
+  ];
+  const body = r.sessions.rows.map((x: SessionRow) => [
+    x.strategy,
+    frac(x.files),
+    frac(x.requests),
+    frac(x.latest),
+    frac(x.commands),
+    frac(x.openFailures),
+    x.fixedListedOpen === null ? '—' : String(x.fixedListedOpen),
+    pct(x.tokens / x.budget),
+  ]);
+  return [
+    `Real agent sessions (${r.sessions.count}), each at a quarter of its tokens, at most 4,000: named in the context`,
+    table([head, ...body]),
+  ];
+}
+
+function planted(r: EvalReport): string[] {
+  const rows = Object.entries(r.planted.rows);
+  const k = Math.max(0, ...rows.map(([, x]) => x?.length ?? 0));
+  const head = ['compactions', ...Array.from({ length: k }, (_, i) => String(i + 1))];
+  const body = rows.map(([name, x]) => [name, ...(x ?? []).map((y) => `${y.present}/${y.total}`)]);
+  return [
+    `Planted facts over repeated compactions (summary ${r.planted.summaryTokens} tokens, window ${r.planted.window})`,
+    table([head, ...body]),
+  ];
+}
+
+function estimate(r: EvalReport): string[] {
+  if (!('requests' in r.estimate)) return [`Token estimate: skipped (${r.estimate.skipped})`];
+  const { calibrated: c, plain: p } = r.estimate;
+  return [
+    `Token estimate against reported usage (${r.estimate.requests} requests after each session's first)`,
+    table([
+      ['estimate', 'mean error', 'median', 'p90'],
+      ['condense (last usage + calibrated delta)', pct(c.mean), pct(c.median), pct(c.p90)],
+      ['chars/4 of the log', pct(p.mean), pct(p.median), pct(p.p90)],
+    ]),
+  ];
+}
+
+/** The report as terminal tables, then the issue's thresholds. */
+export function formatReport(r: EvalReport): string {
+  return [
+    `condense eval — data: ${r.data}`,
+    '',
+    ...locomo(r),
+    '',
+    ...sessions(r),
+    '',
+    ...planted(r),
+    '',
+    ...estimate(r),
+    '',
+    'Checks:',
+    ...r.checks.map((c) => `${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`),
+    '',
+    `(${(r.millis / 1000).toFixed(1)} s)`,
+  ].join('\n');
+}

@@ -1,0 +1,143 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type ImportedSession, parseTranscript } from '../import/index.js';
+import { buildMessageEntry } from '../model/build.js';
+import type { MessageEntry } from '../model/entry.js';
+import type { Estimator } from '../tokens/estimator.js';
+import type { Strategy } from './locomo-eval.js';
+import type { Context } from './strategies.js';
+import { type SessionTruth, sessionTruth } from './truth.js';
+
+/** A real agent session: its messages as a log, and what it holds. */
+export interface RealSession {
+  name: string;
+  imported: ImportedSession;
+  entries: MessageEntry[];
+  truth: SessionTruth;
+}
+
+const FAMILIES: Array<[string, string]> = [
+  ['claude-code', '.jsonl'],
+  ['codex', '.jsonl'],
+  ['gemini-cli', '.json'],
+];
+
+/** Every session in agent-sessions/, imported with condense's own importers. */
+export function loadSessions(dir: string, estimator: Estimator): RealSession[] {
+  const out: RealSession[] = [];
+  for (const [family, ext] of FAMILIES) {
+    const folder = join(dir, family);
+    if (!existsSync(folder)) continue;
+    for (const name of readdirSync(folder)
+      .filter((f) => f.endsWith(ext))
+      .sort()) {
+      const file = join(folder, name);
+      const raw = readFileSync(file, 'utf8');
+      const parsed = parseTranscript(raw, { file });
+      const session = Array.isArray(parsed) ? parsed[0]! : parsed;
+      const entries: MessageEntry[] = [];
+      session.messages.forEach((m, i) => {
+        const place = { sessionId: name, seq: i, parentId: entries.at(-1)?.id ?? null, id: `m${i}` };
+        entries.push(buildMessageEntry(m.message, { ...place, createdAt: m.createdAt ?? i }, estimator));
+      });
+      out.push({
+        name: `${family}/${name}`,
+        imported: session,
+        entries,
+        truth: sessionTruth(session, family === 'claude-code' ? raw : undefined),
+      });
+    }
+  }
+  return out;
+}
+
+export interface SessionScores {
+  files: [number, number];
+  requests: [number, number];
+  /** Sessions whose latest request the context holds (and, for a summary, names as the latest). */
+  latest: [number, number];
+  commands: [number, number];
+  openFailures: [number, number];
+  /** Failures later fixed that the summary still lists as failing (summaries only). */
+  fixedListedOpen: number | null;
+  tokens: number;
+  budget: number;
+}
+
+const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** The first words of a text, up to 60 characters, cut at a word boundary: enough to name it. */
+export function opening(text: string, max = 60): string {
+  const f = flat(text);
+  if (f.length <= max) return f;
+  const cut = f.lastIndexOf(' ', max);
+  return f.slice(0, cut > max / 2 ? cut : max);
+}
+
+export function emptyScores(): SessionScores {
+  return {
+    files: [0, 0],
+    requests: [0, 0],
+    latest: [0, 0],
+    commands: [0, 0],
+    openFailures: [0, 0],
+    fixedListedOpen: null,
+    tokens: 0,
+    budget: 0,
+  };
+}
+
+/** Adds one session's context to the running scores. */
+export function scoreSession(s: RealSession, context: Context, budget: number, into: SessionScores): void {
+  const text = flat(context.text);
+  const t = s.truth;
+  const named = (needle: string) => text.includes(opening(needle));
+  const tally = (pair: [number, number], items: readonly string[], hit: (x: string) => boolean) => {
+    pair[1] += items.length;
+    pair[0] += items.filter(hit).length;
+  };
+  // A file is named in any spelling of its path: relative, absolute, or from the home folder.
+  const spellings = (f: string) => {
+    const abs = f.startsWith('/') ? f : `${t.cwd ?? ''}/${f}`;
+    const home = /^\/(?:Users|home)\/[^/]+\//.exec(abs)?.[0];
+    return [f, abs, ...(home ? [`~/${abs.slice(home.length)}`] : [])];
+  };
+  tally(into.files, t.files, (f) => spellings(f).some((x) => text.includes(x)));
+  tally(into.requests, t.requests, named);
+  if (t.latestRequest !== undefined) {
+    into.latest[1]++;
+    const said = context.latestRequest;
+    const right = said === undefined || flat(said) === flat(t.latestRequest);
+    if (right && named(t.latestRequest)) into.latest[0]++;
+  }
+  tally(into.commands, t.commands, (c) => text.includes(opening(c, 40)));
+  tally(into.openFailures, t.openFailures, (c) => text.includes(opening(c, 40)));
+  if (context.details) {
+    const listed = context.details.failedCommands ?? [];
+    into.fixedListedOpen =
+      (into.fixedListedOpen ?? 0) +
+      t.fixedFailures.filter((c) => listed.some((l) => l.startsWith(opening(c, 40)))).length;
+  }
+  into.tokens += context.tokens;
+  into.budget += budget;
+}
+
+/** The share of a session a strategy gets (a quarter), capped at condense's default summary size. */
+export const SESSION_SHARE = 0.25;
+export const SESSION_CAP = 4_000;
+
+export async function evalSessions(
+  sessions: readonly RealSession[],
+  strategies: ReadonlyArray<[string, Strategy]>,
+): Promise<Array<{ strategy: string } & SessionScores>> {
+  const rows: Array<{ strategy: string } & SessionScores> = [];
+  for (const [name, strategy] of strategies) {
+    const scores = emptyScores();
+    for (const s of sessions) {
+      const total = s.entries.reduce((a, e) => a + e.tokens, 0);
+      const budget = Math.min(SESSION_CAP, Math.floor(total * SESSION_SHARE));
+      scoreSession(s, await strategy(s.entries, budget), budget, scores);
+    }
+    rows.push({ strategy: name, ...scores });
+  }
+  return rows;
+}

@@ -1,0 +1,162 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3FinishReason,
+  LanguageModelV3Middleware,
+  LanguageModelV3Usage,
+} from '@ai-sdk/provider';
+import type { SessionOptions } from '../../session/options.js';
+import type { Prepared, Session } from '../../session/session.js';
+import type { Store } from '../../store/store.js';
+import { echoSignature, type PromptCursor } from './cursor.js';
+import { completeCalls, ingest, reportUnmatched } from './ingest.js';
+import { Mutex } from './mutex.js';
+import { toV3Prompt } from './prompt-out.js';
+import { fromResponse } from './response.js';
+import { SessionRoute } from './route.js';
+import { collectingStream } from './stream.js';
+
+export interface CondenseMiddlewareOptions extends SessionOptions {
+  store: Store;
+  /** The app's conversation id; after a history rewrite the middleware continues in `<id>~<n>`. */
+  sessionId: string;
+  /** Called with each session the middleware opens: the first one, and a branch after a rewrite. */
+  onSession?: (session: Session) => void;
+  /** Called before each model call with what `prepare()` decided and counted. */
+  onPrepared?: (prepared: Prepared<'ai-sdk'>, session: Session) => void;
+}
+
+/** One model call in progress: the session it belongs to and where it leaves the app's messages. */
+interface Turn {
+  session: Session;
+  system?: string;
+  cursor: PromptCursor;
+  model: string;
+}
+
+/**
+ * Usage the session can learn from: a prompt count is needed; an output count the provider left
+ * out is taken as 0.
+ */
+function learnableUsage(usage: LanguageModelV3Usage): LanguageModelV3Usage | undefined {
+  const input = usage.inputTokens;
+  if (input.total === undefined && input.noCache === undefined) return undefined;
+  const out = usage.outputTokens;
+  return { ...usage, outputTokens: { ...out, total: out.total ?? (out.text ?? 0) + (out.reasoning ?? 0) } };
+}
+
+/**
+ * An AI SDK language-model middleware that gives any model condense's context management. The
+ * app keeps passing its whole, growing `messages`; each call appends what is new to the session
+ * (see ingest.ts), sends the session's view instead (pruned, compacted, with the system prompt and
+ * tools counted), and records the response and its usage.
+ *
+ * - History rewrites: when the app's messages no longer extend what the session holds (an earlier
+ *   message edited or removed, an answer regenerated), the session is left as it is and the
+ *   conversation continues in a new session `<sessionId>~<n>` filled from the app's messages.
+ * - A context-overflow error from the model compacts once and the call is retried once.
+ * - A stream is recorded when it ends with its finish part; cancelled or failed, it records
+ *   nothing (what the app keeps of it arrives with the next call as the app's own message).
+ * - Calls through one middleware run one at a time; a stream holds its turn until it ends or is
+ *   cancelled, so a stream nobody reads or cancels blocks the next call. One middleware (one
+ *   process) per session: the cursor assumes a single writer.
+ *
+ *   const model = wrapLanguageModel({ model: base, middleware: condenseMiddleware({ store, sessionId }) });
+ */
+export function condenseMiddleware(options: CondenseMiddlewareOptions): LanguageModelV3Middleware {
+  const { store, sessionId, onSession, onPrepared, ...sessionOptions } = options;
+  const route = new SessionRoute(store, sessionId, sessionOptions, onSession);
+  const mutex = new Mutex();
+
+  async function begin(params: LanguageModelV3CallOptions, model: LanguageModelV3): Promise<Turn> {
+    let session = await route.current(model.modelId);
+    let taken = await ingest(session, params.prompt);
+    if (taken.status === 'rewritten') {
+      session = await route.branch(taken.reason);
+      taken = await ingest(session, params.prompt);
+      if (taken.status === 'rewritten') throw new Error(`a new branch rejected the prompt: ${taken.reason}`);
+    }
+    const { system, cursor } = taken;
+    return { session, cursor, model: session.config.model, ...(system ? { system } : {}) };
+  }
+
+  async function withView(
+    turn: Turn,
+    params: LanguageModelV3CallOptions,
+  ): Promise<LanguageModelV3CallOptions> {
+    const prepared = await turn.session.prepare({
+      format: 'ai-sdk',
+      system: turn.system,
+      tools: params.tools,
+      signal: params.abortSignal,
+    });
+    onPrepared?.(prepared, turn.session);
+    return { ...params, prompt: toV3Prompt(prepared.system, prepared.messages) };
+  }
+
+  /** A context-overflow error compacts once and is retried once; any other error is the app's. */
+  async function call<R>(
+    turn: Turn,
+    params: LanguageModelV3CallOptions,
+    run: (p: LanguageModelV3CallOptions) => PromiseLike<R>,
+  ): Promise<R> {
+    try {
+      return await run(await withView(turn, params));
+    } catch (error) {
+      if (!(await turn.session.recordError(error)).retry) throw error;
+      return run(await withView(turn, params));
+    }
+  }
+
+  async function record(
+    turn: Turn,
+    content: LanguageModelV3Content[],
+    usage: LanguageModelV3Usage,
+    finishReason: LanguageModelV3FinishReason,
+  ): Promise<void> {
+    const { message, results } = fromResponse(content, finishReason);
+    await turn.session.recordStep({
+      message: message ?? undefined,
+      usage: learnableUsage(usage),
+      model: turn.model,
+      // The response comes back in the app's next prompt: that is how it is recognized there.
+      cursor: message ? { ...turn.cursor, echo: echoSignature(message) } : turn.cursor,
+    });
+    // Results for calls of earlier responses (deferred provider results) complete those calls.
+    reportUnmatched(turn.session, await completeCalls(turn.session, results));
+  }
+
+  return {
+    specificationVersion: 'v3',
+    async wrapGenerate({ params, model }) {
+      const release = await mutex.acquire();
+      try {
+        const turn = await begin(params, model);
+        const result = await call(turn, params, (p) => model.doGenerate(p));
+        await record(turn, result.content, result.usage, result.finishReason);
+        return result;
+      } finally {
+        release();
+      }
+    },
+    async wrapStream({ params, model }) {
+      const release = await mutex.acquire();
+      try {
+        const turn = await begin(params, model);
+        const result = await call(turn, params, (p) => model.doStream(p));
+        const stream = collectingStream(result.stream, async (response) => {
+          try {
+            if (response) await record(turn, response.content, response.usage, response.finishReason);
+          } finally {
+            release();
+          }
+        });
+        return { ...result, stream };
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+  };
+}

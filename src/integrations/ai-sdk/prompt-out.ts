@@ -1,0 +1,126 @@
+import type {
+  LanguageModelV3DataContent,
+  LanguageModelV3FilePart,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3ToolResultOutput,
+  LanguageModelV3ToolResultPart,
+} from '@ai-sdk/provider';
+import type {
+  AssistantContent,
+  FilePart,
+  ImagePart,
+  ModelMessage,
+  ToolContent,
+  ToolResultPart,
+  UserContent,
+} from 'ai';
+import { isUrlString } from './parts.js';
+
+/**
+ * The session's view (AI SDK `ModelMessage[]`, as `prepare({ format: 'ai-sdk' })` returns it) →
+ * the provider-level prompt the wrapped model takes: the system prompt first, tool-call `input`
+ * as an object, tool results as typed outputs, reasoning with its providerOptions.
+ */
+export function toV3Prompt(system: string | undefined, messages: ModelMessage[]): LanguageModelV3Prompt {
+  const prompt: LanguageModelV3Prompt = system ? [{ role: 'system', content: system }] : [];
+  for (const message of messages) prompt.push(toV3Message(message));
+  return prompt;
+}
+
+function toV3Message(message: ModelMessage): LanguageModelV3Message {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content };
+    case 'user':
+      return { role: 'user', content: userParts(message.content) };
+    case 'assistant':
+      return { role: 'assistant', content: assistantParts(message.content) };
+    case 'tool':
+      return { role: 'tool', content: toolParts(message.content) };
+  }
+}
+
+type V3UserPart = Extract<LanguageModelV3Message, { role: 'user' }>['content'][number];
+type V3AssistantPart = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'][number];
+type V3ToolPart = Extract<LanguageModelV3Message, { role: 'tool' }>['content'][number];
+
+function userParts(content: UserContent): V3UserPart[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : filePart(p)));
+}
+
+function assistantParts(content: AssistantContent): V3AssistantPart[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  const parts: V3AssistantPart[] = [];
+  for (const p of content) {
+    // Approval requests are the SDK's own bookkeeping: its conversion drops them too.
+    if (p.type === 'tool-approval-request') continue;
+    const options = p.providerOptions ? { providerOptions: p.providerOptions } : {};
+    switch (p.type) {
+      case 'text':
+        parts.push({ type: 'text', text: p.text, ...options });
+        break;
+      case 'reasoning':
+        parts.push({ type: 'reasoning', text: p.text, ...options });
+        break;
+      case 'file':
+        parts.push(filePart(p));
+        break;
+      case 'tool-call':
+        parts.push({
+          type: 'tool-call',
+          toolCallId: p.toolCallId,
+          toolName: p.toolName,
+          input: p.input,
+          ...options,
+        });
+        break;
+      case 'tool-result':
+        parts.push(resultPartOf(p));
+        break;
+    }
+  }
+  return parts;
+}
+
+function toolParts(content: ToolContent): V3ToolPart[] {
+  return content.flatMap((p) => (p.type === 'tool-result' ? [resultPartOf(p)] : []));
+}
+
+function resultPartOf(p: ToolResultPart): LanguageModelV3ToolResultPart {
+  return {
+    type: 'tool-result',
+    toolCallId: p.toolCallId,
+    toolName: p.toolName,
+    output: outputOf(p.output),
+    ...(p.providerOptions ? { providerOptions: p.providerOptions } : {}),
+  };
+}
+
+function filePart(p: FilePart | ImagePart): LanguageModelV3FilePart {
+  const data = p.type === 'file' ? p.data : p.image;
+  const mediaType = p.mediaType ?? 'image/*';
+  const filename = p.type === 'file' && p.filename ? { filename: p.filename } : {};
+  return { type: 'file', data: dataContent(data), mediaType, ...filename };
+}
+
+/** A string with a scheme is a URL, otherwise inline base64. */
+function dataContent(data: FilePart['data']): LanguageModelV3DataContent {
+  if (data instanceof URL || data instanceof Uint8Array) return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return isUrlString(data) ? new URL(data) : data;
+}
+
+/** Tool outputs have the same shape at both levels, except the deprecated `media` content item. */
+function outputOf(output: ToolResultPart['output']): LanguageModelV3ToolResultOutput {
+  if (output.type !== 'content') return output;
+  return {
+    type: 'content',
+    value: output.value.map((item) => {
+      if (item.type !== 'media') return item;
+      const type = item.mediaType.startsWith('image/') ? 'image-data' : 'file-data';
+      return { type, data: item.data, mediaType: item.mediaType };
+    }),
+  };
+}

@@ -1,0 +1,75 @@
+import type { Entry } from '../model/entry.js';
+import type { Store } from '../store/store.js';
+import type { WindowBound } from './log.js';
+
+/** Seqs per read: a page of a streamed window, a few MB of rows at most. */
+export const PAGE_SEQS = 1_000;
+
+/**
+ * The entries of [fromSeq, toSeq) a page at a time, oldest first, each row read once. Seqs are
+ * dense in a session's log; a range that comes back sparse widens the next page, so a gap costs a
+ * few reads, not one per missing seq.
+ */
+export async function* pagesForward(
+  store: Store,
+  sessionId: string,
+  fromSeq: number,
+  toSeq: number,
+): AsyncGenerator<Entry[]> {
+  let width = PAGE_SEQS;
+  for (let from = fromSeq; from < toSeq; ) {
+    const to = Math.min(toSeq, from + width);
+    const page = await store.loadFrom(sessionId, from, to);
+    if (page.length > 0) yield page;
+    width = page.length < width / 2 ? width * 2 : PAGE_SEQS;
+    from = to;
+  }
+}
+
+/**
+ * The newest entries of [fromSeq, toSeq) holding at least `tokens` tokens (all of them if fewer),
+ * read backwards a page at a time, the first page sized by `tokensPerEntry` to need about one read.
+ */
+export async function readTail(
+  store: Store,
+  sessionId: string,
+  range: { fromSeq: number; toSeq: number },
+  tokens: number,
+  tokensPerEntry: number,
+): Promise<{ entries: Entry[]; fromSeq: number }> {
+  const { fromSeq, toSeq } = range;
+  const pages: Entry[][] = [];
+  let held = 0;
+  let width = Math.min(PAGE_SEQS, Math.ceil((1.25 * tokens) / Math.max(1, tokensPerEntry)) + 8);
+  let start = toSeq;
+  while (start > fromSeq && held < tokens) {
+    const from = Math.max(fromSeq, start - width);
+    const page = await store.loadFrom(sessionId, from, start);
+    pages.push(page);
+    for (const entry of page) held += entry.tokens;
+    width = page.length < width / 2 ? width * 2 : PAGE_SEQS;
+    start = from;
+  }
+  const entries: Entry[] = [];
+  for (let i = pages.length - 1; i >= 0; i--) for (const entry of pages[i]!) entries.push(entry);
+  return { entries, fromSeq: start };
+}
+
+/**
+ * The window a session holds in memory: up to 4 model windows whole, else its newest 2 (enough for
+ * any kept tail), the rest streamed by the compaction such a window makes due. Unlimited: all.
+ */
+export function windowBound(contextWindow: number): WindowBound | null {
+  return contextWindow > 0 ? { maxTokens: 4 * contextWindow, tailTokens: 2 * contextWindow } : null;
+}
+
+/** activeEntries() on a window held only in part: the caller must read it all first. */
+export class WindowNotHeldError extends Error {
+  override name = 'WindowNotHeldError';
+  constructor(sessionId: string, tokens: number) {
+    super(
+      `session ${sessionId}: its window (${tokens} tokens) is too large to hold in memory; ` +
+        'prepare() or compact() condenses it, or `await session.loadWindow()` reads all of it first',
+    );
+  }
+}

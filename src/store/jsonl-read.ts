@@ -1,0 +1,171 @@
+import { closeSync, fstatSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Entry } from '../model/entry.js';
+import { InputError } from '../model/errors.js';
+import { isMissing, openIfExists, readFd } from './jsonl-fs.js';
+import { type ArchiveStats, CURRENT } from './jsonl-layout.js';
+import { type DecodedLine, decodeLine, lineKey } from './jsonl-lines.js';
+import { ARCHIVES, type Manifest, readArchives, readManifest, resolveName } from './jsonl-manifest.js';
+
+/**
+ * A consistent read of one session folder without taking a lock or changing a file, so a reader
+ * (another process, the CLI) never disturbs the writer. Each file is opened where its committed
+ * content is (see resolveName), the place is checked again once the file is open, and the
+ * manifest generation is checked at the end: if a writer moved anything in between, the read
+ * starts over. Open files keep their content through renames, and published bytes never change.
+ */
+export class FolderView {
+  private constructor(
+    readonly dir: string,
+    readonly manifest: Manifest,
+  ) {}
+
+  /** Runs `use` on a consistent view; undefined when the folder holds no session. */
+  static read<T>(dir: string, use: (view: FolderView) => T): T | undefined {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const manifest = readManifest(dir);
+      if (manifest === undefined) return undefined;
+      const view = new FolderView(dir, manifest);
+      try {
+        const result = use(view);
+        if (view.unchanged()) return result;
+      } catch (error) {
+        // An error from a view that a writer changed under us says nothing: read again.
+        if (!view.unchanged()) continue;
+        if (!(error instanceof MovedError || isMissing(error))) throw error;
+        // Nothing was being moved, yet a file is not where the manifest says: it is gone.
+        if (view.manifest.pending === undefined) throw damaged(dir, error);
+      }
+    }
+    throw new Error(`${dir}: the session changed under ${MAX_ATTEMPTS} reads in a row`);
+  }
+
+  private unchanged(): boolean {
+    return readManifest(this.dir)?.gen === this.manifest.gen;
+  }
+
+  /** The committed text of one file of the folder (current.jsonl: its published bytes only). */
+  text(name: string): string {
+    const { pending } = this.manifest;
+    const place = resolveName(this.dir, name, pending);
+    const fd = openIfExists(join(this.dir, place));
+    if (fd === undefined) throw new MovedError(join(this.dir, place));
+    try {
+      if (resolveName(this.dir, name, pending) !== place) throw new MovedError(join(this.dir, place));
+      const bytes = name === CURRENT ? this.manifest.current.bytes : undefined;
+      const size = fstatSync(fd).size;
+      if (bytes !== undefined && size < bytes) {
+        throw new InputError(
+          `${size} bytes, fewer than the ${bytes} published in session.json: the file was cut`,
+          {
+            file: join(this.dir, place),
+          },
+        );
+      }
+      return readFd(fd, bytes).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  archives(): ArchiveStats[] {
+    const place = resolveName(this.dir, ARCHIVES, this.manifest.pending);
+    try {
+      return readArchives(join(this.dir, place));
+    } catch (error) {
+      if (isMissing(error)) throw new MovedError(join(this.dir, place));
+      throw error;
+    }
+  }
+
+  /** Every line of a file, decoded, in file order. `keep` skips lines cheaply before decoding. */
+  lines(name: string, keep: (line: string) => boolean = () => true): DecodedLine[] {
+    const out: DecodedLine[] = [];
+    this.eachLine(name, (line, decode) => {
+      if (keep(line)) out.push(decode());
+    });
+    return out;
+  }
+
+  /** Each line of a file as text, with a function that decodes it (errors name file and line). */
+  private eachLine(name: string, visit: (line: string, decode: () => DecodedLine) => void): void {
+    const id = this.manifest.record.id;
+    const file = join(this.dir, name);
+    const text = this.text(name);
+    let start = 0;
+    for (let n = 1; start < text.length; n++) {
+      const end = text.indexOf('\n', start);
+      if (end < 0)
+        throw new InputError('the last line has no newline: the file was cut short', { file, line: n });
+      const line = text.slice(start, end);
+      if (line.trim() !== '') visit(line, () => decodeLine(line, id, file, n));
+      start = end + 1;
+    }
+  }
+
+  /** The id and seq of every stored entry, read without decoding the entries. */
+  keys(): { id: string; seq: number }[] {
+    const keys: { id: string; seq: number }[] = [];
+    for (const file of this.files()) {
+      if (file.count === 0) continue;
+      this.eachLine(file.name, (line, decode) => {
+        const key = lineKey(line) ?? decode().entry;
+        keys.push({ id: key.id, seq: key.seq });
+      });
+    }
+    return keys;
+  }
+
+  /** File names, oldest first: the archives, then the current file. */
+  files(): { name: string; minSeq: number; maxSeq: number; count: number }[] {
+    return [...this.archives(), { name: CURRENT, ...this.manifest.current }];
+  }
+
+  /**
+   * Entries with fromSeq <= seq < toSeq, in seq order; files holding no such seq are not read, and
+   * lines outside the range are skipped by their key before being decoded.
+   */
+  loadFrom(fromSeq: number, toSeq = Number.POSITIVE_INFINITY): Entry[] {
+    const entries: Entry[] = [];
+    const inRange = (seq: number) => seq >= fromSeq && seq < toSeq;
+    for (const file of this.files()) {
+      if (file.count === 0 || file.maxSeq < fromSeq || file.minSeq >= toSeq) continue;
+      const lines = this.lines(file.name, (line) => {
+        const key = lineKey(line);
+        return key === undefined || inRange(key.seq);
+      });
+      for (const { entry } of lines) if (inRange(entry.seq)) entries.push(entry);
+    }
+    return isSorted(entries) ? entries : entries.sort((a, b) => a.seq - b.seq);
+  }
+
+  /** An entry by id, looked for from the newest file back (recent entries are the ones asked for). */
+  find(entryId: string): (DecodedLine & { file: string }) | undefined {
+    const marker = `"condense":{"id":${JSON.stringify(entryId)},`;
+    for (const file of this.files().reverse()) {
+      if (file.count === 0) continue;
+      const hit = this.lines(file.name, (line) => line.includes(marker)).find((l) => l.entry.id === entryId);
+      if (hit) return { ...hit, file: file.name };
+    }
+    return undefined;
+  }
+}
+
+const MAX_ATTEMPTS = 50;
+
+/** A file was renamed between finding it and reading it. */
+class MovedError extends Error {
+  constructor(readonly file: string) {
+    super(`${file} moved while being read`);
+  }
+}
+
+function damaged(dir: string, error: unknown): InputError {
+  const file = error instanceof MovedError ? error.file : String((error as { path?: unknown }).path ?? dir);
+  return new InputError('missing: the session folder lost a file that session.json lists', { file });
+}
+
+function isSorted(entries: readonly Entry[]): boolean {
+  for (let i = 1; i < entries.length; i++) if (entries[i - 1]!.seq > entries[i]!.seq) return false;
+  return true;
+}

@@ -1,0 +1,90 @@
+import { posix } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { extractiveSummarizer } from '../../src/compact/extractive.js';
+import { replay } from '../../src/eval/replay.js';
+import { loadSessions, type RealSession } from '../../src/eval/sessions.js';
+import { condensed } from '../../src/eval/strategies.js';
+import type { PivotDetails } from '../../src/model/entry.js';
+import { heuristicEstimator } from '../../src/tokens/estimator.js';
+import { DATA_DIR, HAS_DATA, NO_DATA } from '../cli/support.js';
+
+const estimator = heuristicEstimator();
+const sessions: RealSession[] = HAS_DATA ? loadSessions(`${DATA_DIR}/agent-sessions`, estimator) : [];
+
+/** Where a path points, whatever its spelling: absolute, with `~` and the working directory resolved. */
+function target(path: string, cwd: string | undefined): string {
+  const home = cwd ? /^\/(?:Users|home)\/[^/]+/.exec(cwd)?.[0] : undefined;
+  const p = home && path.startsWith('~/') ? `${home}${path.slice(1)}` : path;
+  return posix.normalize(p.startsWith('/') || !cwd ? p : `${cwd}/${p}`).replace(/\/$/, '');
+}
+
+/**
+ * Not a file: a git range, a jq filter or dotted module name (`ash.codegen`), a glob, a flag.
+ * Checked independently of src/compact's own rules.
+ */
+function notAFile(p: string): string | undefined {
+  if (/[^/.]\.\.\.?[^/.]/.test(p)) return 'git range';
+  if (/^\.[a-z_]+$/i.test(p) && !/^\.(env|gitignore|npmrc|nvmrc|claude|codex|codemie|config)$/.test(p))
+    return 'filter';
+  if (/[*?{}$|<>]/.test(p) || p.startsWith('-')) return 'pattern';
+  if (
+    !p.includes('/') &&
+    /\.[a-z]+$/i.test(p) &&
+    !/\.(ts|js|json|jsonl|md|txt|py|yaml|yml|toml|sh|vtt)$/i.test(p)
+  )
+    return 'module name';
+  return undefined;
+}
+
+function check(s: RealSession, details: PivotDetails | undefined): void {
+  const cwd = s.truth.cwd;
+  const paths = [...new Set([...(details?.filesRead ?? []), ...(details?.filesModified ?? [])])];
+  const inputs = JSON.stringify(
+    s.entries.map((e) => e.message.parts.map((p) => (p.type === 'tool' ? p.input : null))),
+  );
+  const seen = new Map<string, string>();
+  for (const p of paths) {
+    const t = target(p, cwd);
+    expect(seen.get(t), `${p} and ${seen.get(t)} name the same file`).toBeUndefined();
+    seen.set(t, p);
+    expect(notAFile(p), p).toBeUndefined();
+    if (cwd) expect(p.startsWith(`${cwd}/`), `${p} is not relative to ${cwd}`).toBe(false);
+    // Real: some tool call named it, in one spelling or another.
+    const spelled = [p, t, cwd && t.startsWith(`${cwd}/`) ? t.slice(cwd.length + 1) : p];
+    const home = cwd ? /^\/(?:Users|home)\/[^/]+/.exec(cwd)?.[0] : undefined;
+    if (home && t.startsWith(`${home}/`)) spelled.push(`~${t.slice(home.length)}`);
+    expect(
+      spelled.some((x) => inputs.includes(x)),
+      `${p} is in no tool call`,
+    ).toBe(true);
+  }
+}
+
+describe.skipIf(!HAS_DATA)(
+  'summaries of the real coding sessions name each file once, and only files',
+  () => {
+    if (!HAS_DATA) console.warn(NO_DATA);
+    it.each(sessions.map((s) => [s.name, s] as const))('%s', async (_name, s) => {
+      const total = s.entries.reduce((a, e) => a + e.tokens, 0);
+      const once = await condensed(
+        s.entries,
+        Math.min(4_000, Math.floor(total / 4)),
+        (n) => extractiveSummarizer({ contextTokens: n, estimator }),
+        estimator,
+      );
+      check(s, once.details);
+      // After repeated compactions too: carried lists merge without a second spelling.
+      const r = await replay(
+        s.entries,
+        Math.max(3_000, Math.floor(total / 8)),
+        extractiveSummarizer({ estimator }),
+        estimator,
+        {
+          keepTokens: 1_000,
+        },
+      );
+      expect(r.compactions).toBeGreaterThan(0);
+      check(s, r.context.details);
+    });
+  },
+);

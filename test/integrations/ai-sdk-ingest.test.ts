@@ -1,0 +1,94 @@
+import type { LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { describe, expect, it } from 'vitest';
+import { ingest } from '../../src/integrations/ai-sdk/ingest.js';
+import { InputError } from '../../src/model/errors.js';
+import { openSession, type Session } from '../../src/session/index.js';
+import { memoryStore } from '../../src/store/index.js';
+
+const user = (text: string): LanguageModelV3Message => ({ role: 'user', content: [{ type: 'text', text }] });
+const calls: LanguageModelV3Message = {
+  role: 'assistant',
+  content: [
+    { type: 'text', text: 'Reading both.' },
+    { type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: { path: 'a' } },
+    { type: 'tool-call', toolCallId: 'c2', toolName: 'read_file', input: { path: 'b' } },
+  ],
+};
+const result = (id: string, value: string): LanguageModelV3Message => ({
+  role: 'tool',
+  content: [{ type: 'tool-result', toolCallId: id, toolName: 'read_file', output: { type: 'text', value } }],
+});
+
+async function fresh(): Promise<{ session: Session; warnings: string[] }> {
+  const session = await openSession(memoryStore(), 's');
+  const warnings: string[] = [];
+  session.on('warning', (w) => warnings.push(w.message));
+  return { session, warnings };
+}
+
+async function stored(session: Session) {
+  return (await session.history()).map((e) => (e.kind === 'message' ? e.message : null));
+}
+
+describe('ingest', () => {
+  it('takes the same messages in once, however often they come', async () => {
+    const { session } = await fresh();
+    const prompt: LanguageModelV3Prompt = [{ role: 'system', content: 'Be brief.' }, user('hello')];
+    expect(await ingest(session, prompt)).toMatchObject({ status: 'ingested', system: 'Be brief.' });
+    await ingest(session, prompt);
+    await ingest(session, [...prompt]);
+    expect(await stored(session)).toEqual([{ role: 'user', parts: [{ type: 'text', text: 'hello' }] }]);
+  });
+
+  it('ignores providerOptions an app moves between messages (a cache breakpoint)', async () => {
+    const { session } = await fresh();
+    await ingest(session, [user('one')]);
+    const marked: LanguageModelV3Message = {
+      role: 'user',
+      content: [
+        {
+          type: 'text',
+          text: 'one',
+          providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } },
+        },
+      ],
+    };
+    expect((await ingest(session, [marked, user('two')])).status).toBe('ingested');
+    expect((await stored(session)).length).toBe(2);
+  });
+
+  it('completes pending calls with their results, skips results already taken, reports results of no call', async () => {
+    const { session, warnings } = await fresh();
+    const prompt = [user('go'), calls, result('c1', 'A'), result('c2', 'B')];
+    await ingest(session, prompt);
+    await ingest(session, prompt);
+    const [, assistant] = await stored(session);
+    expect(
+      assistant?.parts.map((p) =>
+        p.type === 'tool' ? [p.callId, p.state, 'output' in p && p.output] : p.type,
+      ),
+    ).toEqual(['text', ['c1', 'completed', 'A'], ['c2', 'completed', 'B']]);
+    await ingest(session, [...prompt, result('zz', 'stray'), user('next')]);
+    expect(warnings).toEqual([expect.stringContaining('1 tool result(s) answer no call')]);
+    expect((await stored(session)).length).toBe(3);
+  });
+
+  it('reports a rewrite (an earlier message changed or gone) without writing anything', async () => {
+    const { session } = await fresh();
+    await ingest(session, [user('one'), user('two')]);
+    const before = session.record.version;
+    expect(await ingest(session, [user('ONE'), user('two'), user('three')])).toMatchObject({
+      status: 'rewritten',
+    });
+    expect(await ingest(session, [user('one')])).toMatchObject({ status: 'rewritten' });
+    expect(session.record.version).toBe(before);
+  });
+
+  it('names the field of a malformed cursor', async () => {
+    const { session } = await fresh();
+    await session.append([], { cursor: { messages: -1, hash: 'x' } });
+    const error = await ingest(session, [user('x')]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).field).toBe('state.cursor.messages');
+  });
+});

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { extractiveSummarizer, isNothingToCompact, planCompaction } from '../../src/compact/index.js';
+import { validate } from '../../src/context/index.js';
+import { syntheticSession } from '../../src/demo/synthetic.js';
+import { buildLog } from '../../src/model/build.js';
+import { emptySessionState } from '../../src/model/session.js';
+import { openSession, type SessionOptions } from '../../src/session/index.js';
+import { afterAppend } from '../../src/session/state.js';
+import { WindowNotHeldError } from '../../src/session/window-read.js';
+import { memoryStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/store.js';
+import { heuristicEstimator } from '../../src/tokens/estimator.js';
+import { checkActiveWindow, checkLineage } from './invariants.js';
+
+/** 2,500 messages (~2.6M tokens) against a 20k window: 100x what the window holds. */
+const SIZE = 2_500;
+/** A rule stated once, in the first entry: it must survive every chunk's summary. */
+const PLANTED = 'Never push to the release branch without a signed tag.';
+const OPTIONS: SessionOptions = { model: 'bench', limits: { contextWindow: 20_000, maxOutput: 2_000 } };
+
+/** An imported, never-compacted session, written straight to the store. */
+async function imported(store: Store): Promise<void> {
+  const messages = [...syntheticSession({ messages: SIZE, seed: 3 })];
+  messages[0] = { role: 'user', parts: [{ type: 'text', text: PLANTED }] };
+  const entries = buildLog(messages, heuristicEstimator(), 'big');
+  const last = entries.at(-1)!;
+  const record = {
+    id: 'big',
+    createdAt: 1,
+    updatedAt: 1,
+    headId: null,
+    version: 0,
+    nextSeq: 0,
+    metadata: {},
+  };
+  await store.createSession(
+    { ...record, state: emptySessionState() },
+    {
+      entries,
+      commit: {
+        sessionId: 'big',
+        expectedVersion: 0,
+        headId: last.id,
+        nextSeq: last.seq + 1,
+        state: afterAppend(emptySessionState(), entries),
+      },
+    },
+  );
+}
+
+/** The store, counting the entry rows its reads return. */
+function counted(store: Store): { store: Store; rows: () => number } {
+  let rows = 0;
+  const proxy = new Proxy(store, {
+    get(target, key: keyof Store) {
+      if (key !== 'loadFrom') return target[key];
+      return async (...args: Parameters<Store['loadFrom']>) => {
+        const page = await target.loadFrom(...args);
+        rows += page.length;
+        return page;
+      };
+    },
+  });
+  return { store: proxy, rows: () => rows };
+}
+
+describe('a window far larger than the model is opened and compacted in bounded memory', () => {
+  it('holds only its tail, streams the rest once into chunked summaries, and keeps what a whole plan keeps', async () => {
+    const base = memoryStore();
+    await imported(base);
+    const { store, rows } = counted(base);
+    const session = await openSession(store, 'big', OPTIONS);
+    // Open reads the tail only: about two model windows of it.
+    expect(rows()).toBeLessThan(SIZE / 10);
+    expect(() => session.activeEntries()).toThrow(WindowNotHeldError);
+
+    const prepared = await session.prepare({ format: 'anthropic' });
+    expect(prepared.compaction?.status).toBe('compacted');
+    // Every row read once: the tail at open, the rest streamed by the compaction.
+    expect(rows()).toBe(SIZE);
+    expect(validate(prepared.messages, 'anthropic')).toEqual([]);
+
+    const history = await base.loadFrom('big', 0);
+    checkLineage(history);
+    checkActiveWindow(session, history);
+    // The kept tail is the one a plan over the whole window would keep (the tail cap compaction
+    // applies here: 40% of the 16,000-token limit).
+    const whole = planCompaction(history.slice(0, SIZE), { keepTokens: 6_400 });
+    const pivot = history.at(-1)!;
+    if (isNothingToCompact(whole) || pivot.kind !== 'compaction') throw new Error('expected a pivot');
+    expect(pivot.pivot.firstKeptId).toBe(whole.firstKeptId);
+    expect(pivot.pivot.previousPivotId).toBeNull();
+    // The chunks' summaries carried the first entry's rule all the way to the pivot.
+    expect(pivot.pivot.details.constraints).toContain(PLANTED);
+    expect(pivot.pivot.summary).toContain(PLANTED);
+  });
+
+  it('a summarizer failing on a later chunk leaves the session exactly as it was', async () => {
+    const store = memoryStore();
+    await imported(store);
+    const before = await store.getSession('big');
+    const inner = extractiveSummarizer();
+    let calls = 0;
+    const session = await openSession(store, 'big', {
+      ...OPTIONS,
+      compaction: {
+        summarizer: {
+          name: 'flaky',
+          summarize: (request, signal) => {
+            if (++calls === 5) throw new Error('rate limited');
+            return inner.summarize(request, signal);
+          },
+        },
+      },
+    });
+    await expect(session.compact()).rejects.toThrow('rate limited');
+    expect(await store.getSession('big')).toStrictEqual(before);
+    expect((await store.loadFrom('big', 0)).length).toBe(SIZE);
+  });
+
+  it('loadWindow reads the part not held, so the whole window can be inspected', async () => {
+    const store = memoryStore();
+    await imported(store);
+    const session = await openSession(store, 'big', OPTIONS);
+    await session.loadWindow();
+    expect(session.activeEntries().map((e) => e.id)).toEqual(
+      (await store.loadFrom('big', 0)).map((e) => e.id),
+    );
+  });
+});
