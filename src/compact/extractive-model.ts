@@ -109,7 +109,8 @@ class Builder {
     });
     for (let piece = 0; piece < spans.length; piece++) {
       const s = spans[piece]!;
-      const text = spans.length === 1 && s.start === 0 ? line.text : line.text.slice(s.start, s.end);
+      const whole = s.start === 0 && s.end === line.text.length;
+      const text = whole ? line.text : line.text.slice(s.start, s.end);
       const logOdds = value(piece, text);
       const unit: Unit = {
         line: index,

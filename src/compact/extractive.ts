@@ -50,7 +50,7 @@ export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarize
 }
 
 /** Rounds of choosing again with the room the last rendering left or overran. */
-const FIT_ROUNDS = 4;
+const FIT_ROUNDS = 8;
 
 /** The synchronous core, for callers (benchmarks, presets) that need no Promise. */
 export function summarizeExtractive(
@@ -92,18 +92,25 @@ export function summarizeExtractive(
   const ranked = rankUnits(model.units, lineCost);
   let chosen = new Set<number>();
   let body = renderExtractive(model, chosen);
+  // Headings and joints cost what the estimate cannot see, so the room to choose with is searched:
+  // moved by what the last rendering left or overran, halved between the largest room known to
+  // fit and the smallest known to overrun when that step would not land strictly between them.
+  let fits = 0;
+  let overruns = Number.POSITIVE_INFINITY;
   let room = budget - size(body);
-  for (let round = 0; round < FIT_ROUNDS && room > 0; round++) {
+  for (let round = 0; round < FIT_ROUNDS && room > fits && room < overruns; round++) {
     const next = chooseUnits(model.units, ranked, lineCost, room, words);
     const text = renderExtractive(model, next);
-    const over = size(text) - budget;
-    if (over <= 0) {
+    const excess = size(text) - budget;
+    if (excess <= 0) {
       chosen = next;
       body = text;
-    }
-    // Headings and joints cost what the estimate could not see: choose again with what is left.
-    room += over <= 0 ? Math.floor(-over / 2) : -over;
-    if (over <= 0 && -over < 8) break;
+      fits = room;
+      if (-excess < 8) break;
+    } else overruns = room;
+    const step =
+      excess <= 0 ? room + Math.floor(-excess / 2) : Math.min(room - excess, Math.floor((fits + room) / 2));
+    room = step > fits && step < overruns ? step : Math.floor((fits + overruns) / 2);
   }
   keepExcerpts(details, model, chosen);
   return {

@@ -4,36 +4,57 @@ export interface Span {
   end: number;
 }
 
-/** Ends of sentences (`.`, `!`, `?` before a space) and line breaks. */
-const BREAK = /[.!?]+["')\]]*(?=\s)|\n/g;
+/**
+ * Ends of sentences (`.`, `!`, `?` before a space) and line breaks. A run of marks is matched only
+ * from its first mark and only whole: without the two guards a long run of dots backtracks at every
+ * position, quadratic in the run's length.
+ */
+const BREAK = /(?<![.!?])[.!?]+(?![.!?])["')\]]*(?=\s)|\n/g;
+
+/** Characters of an over-long run without a space that a piece still shows. */
+const RUN_SHOWN = 24;
 
 /**
  * The sentences of a text, by offsets, whitespace trimmed: split after `.`, `!`, `?` and at line
  * breaks; a piece longer than `maxChars` is split again at the last space before the limit, so
- * no cut ever falls inside a word. Only the first `scan` characters are read.
+ * no cut falls inside a word; a run without a space longer than `maxChars` (a base64 blob, a line
+ * of dashes) is no word and is left out but for its first characters. Only the first `scan`
+ * characters are read.
  */
 export function sentenceSpans(text: string, maxChars = 400, scan = 8_000): Span[] {
   const limit = Math.min(text.length, scan);
   const out: Span[] = [];
+  const wordEnd = (from: number, end: number) => {
+    const space = text.indexOf(' ', from);
+    return space < 0 || space > end ? end : space;
+  };
   const push = (from: number, to: number) => {
     let s = from;
     let e = to;
     while (s < e && /\s/.test(text[s]!)) s++;
     while (e > s && /\s/.test(text[e - 1]!)) e--;
     while (e - s > maxChars) {
-      // Cut at the last space before the limit; a word longer than the limit stays whole.
-      let cut = text.lastIndexOf(' ', s + maxChars);
-      if (cut <= s) cut = text.indexOf(' ', s + maxChars);
-      if (cut < 0 || cut >= e) break;
-      out.push({ start: s, end: cut });
-      s = cut;
+      const space = text.lastIndexOf(' ', s + maxChars);
+      const run = space > s ? space + 1 : s;
+      const runEnd = wordEnd(run, e);
+      if (runEnd - run <= maxChars) {
+        out.push({ start: s, end: space });
+        s = space;
+      } else {
+        // No word: a run without a space longer than the limit (a blob, a line of dots) shows only
+        // its first characters after the words before it, and is never a piece of its own.
+        if (run > s) out.push({ start: s, end: run + RUN_SHOWN });
+        s = runEnd;
+      }
       while (s < e && /\s/.test(text[s]!)) s++;
     }
     if (e > s) out.push({ start: s, end: e });
   };
   let from = 0;
+  // One character past the limit, so a mark right at the limit still sees the space after it.
+  const scanned = text.slice(0, limit + 1);
   BREAK.lastIndex = 0;
-  for (let m = BREAK.exec(text); m !== null && m.index < limit; m = BREAK.exec(text)) {
+  for (let m = BREAK.exec(scanned); m !== null && m.index < limit; m = BREAK.exec(scanned)) {
     const end = m.index + m[0].length;
     push(from, end);
     from = end;
@@ -41,7 +62,7 @@ export function sentenceSpans(text: string, maxChars = 400, scan = 8_000): Span[
   if (from < limit) {
     // The last piece ends at the scan limit only at a word boundary.
     const space = limit < text.length ? text.lastIndexOf(' ', limit) : limit;
-    push(from, space > from ? space : limit);
+    push(from, space > from && limit - space <= maxChars ? space : limit);
   }
   return out;
 }

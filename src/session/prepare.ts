@@ -53,6 +53,7 @@ const RETRY_GROWTH = 0.25;
  */
 export class AutoCompactionGuard {
   private failedAt: number | null = null;
+  private nearLimitAt: number | null = null;
   private failures = 0;
   /** Set once `maxFailures` automatic attempts failed in a row; cleared by a manual compaction. */
   stopped: CompactionStoppedError | null = null;
@@ -69,9 +70,19 @@ export class AutoCompactionGuard {
     return this.stopped;
   }
 
-  succeeded(): void {
+  /**
+   * An automatic compaction that left the context within a quarter of the limit would run again a
+   * turn or two later, for a few tokens each time: automatic attempts wait for growth as after a
+   * failure, but never past the usable budget.
+   */
+  succeeded(tokensAfter: number, limit: number | null, automatic: boolean): void {
     this.failedAt = null;
+    this.nearLimitAt = automatic && this.nearLimit(tokensAfter, limit) ? tokensAfter : null;
     this.resume();
+  }
+
+  nearLimit(tokensAfter: number, limit: number | null): boolean {
+    return limit !== null && tokensAfter > (1 - RETRY_GROWTH) * limit;
   }
 
   /** A manual compaction: automatic ones may run again, counting failures from zero. */
@@ -80,8 +91,12 @@ export class AutoCompactionGuard {
     this.stopped = null;
   }
 
-  suspended(estimate: number, limit: number | null): boolean {
-    return this.failedAt !== null && estimate < this.failedAt + RETRY_GROWTH * (limit ?? 0);
+  /** Waiting after a success never lets a request go over the usable budget; after a failure it may (it failed there). */
+  suspended(estimate: number, budget: { limit: number | null; usable: number | null }): boolean {
+    const growth = RETRY_GROWTH * (budget.limit ?? 0);
+    if (this.failedAt !== null) return estimate < this.failedAt + growth;
+    if (this.nearLimitAt === null) return false;
+    return estimate < this.nearLimitAt + growth && estimate <= (budget.usable ?? Number.POSITIVE_INFINITY);
   }
 }
 
@@ -96,7 +111,7 @@ export async function prepareTurn<F extends ContextFormat>(
   system: string | undefined,
 ): Promise<Prepared<F>> {
   const { config, log, guard } = session;
-  const suspended = () => guard.suspended(session.estimate().tokens, config.budget.limit);
+  const suspended = () => guard.suspended(session.estimate().tokens, config.budget);
   let compaction: CompactionOutcome | null = null;
   let compactionError: Error | undefined;
   const report = (error: unknown) => {

@@ -257,7 +257,15 @@ export class Session {
       (this.config.compaction.recordTask ? await this.queueMarker(null, opts.instructions, auto) : undefined);
     try {
       const outcome = await runCompaction(this, { ...opts, auto, markerId });
-      if (outcome.status === 'compacted') this.guard.succeeded();
+      if (outcome.status === 'compacted') {
+        const limit = this.config.budget.limit;
+        this.guard.succeeded(outcome.tokensAfter, limit, automatic);
+        if (automatic && this.guard.nearLimit(outcome.tokensAfter, limit))
+          this.events.emit('warning', {
+            message: `compaction left ${outcome.tokensAfter} tokens of a limit of ${limit}: automatic compaction waits until the context grows`,
+            error: null,
+          });
+      }
       return outcome;
     } catch (error) {
       const stopped = this.guard.failed(error, this.estimate().tokens, automatic);

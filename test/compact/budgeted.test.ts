@@ -80,7 +80,10 @@ describe('budgeted extractive summaries (properties)', () => {
         if (total <= 2 * budget) return;
         checked++;
         const r = summarize(messages, budget);
-        expect(estimator.text(r.text)).toBeGreaterThanOrEqual(0.85 * budget);
+        // Short of the budget by less than one more quote: a message (a quote is at most one),
+        // with its speaker's label and the joint around it.
+        const largest = Math.max(...messages.map((m) => estimator.message(m)));
+        expect(estimator.text(r.text)).toBeGreaterThanOrEqual(budget - largest - 12);
       }),
       { numRuns: 200 },
     );

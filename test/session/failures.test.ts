@@ -123,19 +123,22 @@ describe('TESTING item 4: a floor over the budget fails once', () => {
       message: say('Planning.'),
       usage: { prompt_tokens: 7_800, completion_tokens: 10 },
     });
-    let compactions = 0;
-    let floorErrors = 0;
+    const attempts: number[] = [];
     for (let turn = 0; turn < 5; turn++) {
       await session.append(sizedUser(`Step ${turn} of the rename`, 300));
       const outcome = await session.prepare().catch((e: unknown) => e);
-      if (outcome instanceof FloorTooLargeError) floorErrors += 1;
+      if (outcome instanceof FloorTooLargeError) attempts.push(turn);
       else if ((outcome as { compaction: { status: string } | null }).compaction?.status === 'compacted') {
-        compactions += 1;
+        attempts.push(turn);
         const after = (outcome as { compaction: { tokensAfter: number } }).compaction.tokensAfter;
         expect(Math.abs(session.estimate().tokens - after)).toBeLessThanOrEqual(1);
       }
     }
-    expect(compactions + floorErrors).toBeLessThanOrEqual(1);
+    // A compaction that leaves the context near the limit is not run again a turn later for a
+    // few hundred tokens: the next attempt waits until the request would no longer fit.
+    expect(attempts.length).toBeGreaterThanOrEqual(1);
+    for (let i = 1; i < attempts.length; i++)
+      expect(attempts[i]! - attempts[i - 1]!).toBeGreaterThanOrEqual(3);
   });
 });
 
