@@ -13,7 +13,12 @@ import {
   SEED_004_PROMPT,
 } from '../compact/index.js';
 import { PRUNE_SEED_000, PRUNE_SEED_001 } from '../prune/index.js';
-import { charsPerTokenEstimator, uncappedHeuristicEstimator } from '../tokens/estimator.js';
+import {
+  charsPerTokenEstimator,
+  heuristicEstimator,
+  roundedHeuristicEstimator,
+  SEED_000_MAX_TOKENS_PER_PART,
+} from '../tokens/estimator.js';
 import type { SessionOptions, SummaryContext } from './options.js';
 import {
   PRESET_INPUTS,
@@ -47,6 +52,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
   // stored outputs). The summary is an assistant message flagged metadata.summary; everything
   // before it is skipped (C-02, A000-09). Reasoning is not counted ("Future Considerations").
   'seed-000': {
+    estimator: heuristicEstimator({ maxTokensPerPart: SEED_000_MAX_TOKENS_PER_PART }),
     checks: {
       afterStep: false,
       beforeTurn: false,
@@ -69,7 +75,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
   // far?" → the X-04 / X-05 call on the history → assistant summary, then the continue message
   // (§4.3, A001-10); pruning by marks with the placeholder; chars/4 with no per-part cap.
   'seed-001': {
-    estimator: uncappedHeuristicEstimator(),
+    estimator: roundedHeuristicEstimator(),
     checks: {
       afterStep: true,
       beforeTurn: false,

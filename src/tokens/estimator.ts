@@ -22,7 +22,7 @@ export interface Estimator {
 }
 
 export interface EstimatorOptions {
-  /** Upper bound on one part's estimate (seed 000: 50,000). */
+  /** Upper bound on one part's estimate: none by default (a part counts what it holds); seed 000: 50,000. */
   maxTokensPerPart?: number;
   /** Fixed cost of an image or other file, never derived from its base64 length. */
   fileTokens?: number;
@@ -31,7 +31,7 @@ export interface EstimatorOptions {
 }
 
 export const DEFAULT_ESTIMATOR_OPTIONS: Required<EstimatorOptions> = {
-  maxTokensPerPart: 50_000,
+  maxTokensPerPart: Number.POSITIVE_INFINITY,
   fileTokens: 1_000,
   messageOverhead: 4,
 };
@@ -97,12 +97,13 @@ export function heuristicEstimator(opts: EstimatorOptions = {}): Estimator {
   return makeEstimator('heuristic', (text) => Math.ceil(text.length / 4), opts);
 }
 
-/** round(chars / 4) with no cap on a part: seed 001's estimator (A001-06; the 50,000 cap is seed 000's). */
-export function uncappedHeuristicEstimator(): Estimator {
-  return makeEstimator('chars/4 uncapped', (text) => Math.round(text.length / 4), {
-    maxTokensPerPart: Number.POSITIVE_INFINITY,
-  });
+/** round(chars / 4): seed 001's estimator (A001-06). */
+export function roundedHeuristicEstimator(): Estimator {
+  return makeEstimator('chars/4 rounded', (text) => Math.round(text.length / 4));
 }
+
+/** Seed 000's cap on one part's estimate (A000-06). */
+export const SEED_000_MAX_TOKENS_PER_PART = 50_000;
 
 /**
  * chars / `charsPerToken` of a message's content and its tool calls' JSON, rounded up once per
