@@ -4,7 +4,12 @@
 // `condense/ai-sdk`. Biome keeps these sorted by path.
 
 export type { BudgetConfig, Decision, DecisionReason, LimitKind } from './budget/index.js';
-export { CompactionError, FloorTooLargeError, NoProgressError } from './compact/errors.js';
+export {
+  CompactionError,
+  FloorTooLargeError,
+  NoProgressError,
+  RequestTooLargeError,
+} from './compact/errors.js';
 export { type ExtractiveOptions, extractiveSummarizer } from './compact/extractive.js';
 export type { SummaryRequest } from './compact/input.js';
 export { type LlmSummarizerOptions, llmSummarizer } from './compact/llm.js';

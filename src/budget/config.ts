@@ -22,7 +22,15 @@ export interface BudgetConfig {
   auto?: boolean;
   /** Strict '>' (seeds 000–003, default) or '>=' (seed 004, A004-01). */
   comparison?: '>' | '>=';
+  /**
+   * Most bytes a request may hold (providers cap request size; images are few tokens but many
+   * bytes): above it the session compacts, and fails naming the largest message if that is not
+   * enough. Default 32 MiB; 0 turns it off.
+   */
+  maxRequestBytes?: number;
 }
+
+export const DEFAULT_MAX_REQUEST_BYTES = 32 * 1024 * 1024;
 
 export type LimitKind = 'usable' | 'threshold' | 'absolute' | 'reserve';
 
@@ -39,6 +47,8 @@ export interface ResolvedBudget {
   /** Why nothing can trigger: auto off or no limit enabled ('disabled'), or window 0 ('unlimited'). */
   off: 'disabled' | 'unlimited' | null;
   comparison: '>' | '>=';
+  /** The byte limit of a request, null when off. */
+  requestBytes: number | null;
   config: Readonly<BudgetConfig>;
 }
 
@@ -85,7 +95,17 @@ export function resolveBudget(cfg: BudgetConfig): ResolvedBudget {
   const window = cfg.contextWindow;
   const comparison = cfg.comparison ?? '>';
   const usable = usableBudget(cfg);
-  const base = { resolved: true as const, contextWindow: window, usable, comparison, config: { ...cfg } };
+  const bytes = cfg.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  if (!Number.isFinite(bytes) || bytes < 0)
+    throw new ConfigError(`budget: maxRequestBytes must be a non-negative number of bytes, got ${bytes}`);
+  const base = {
+    resolved: true as const,
+    contextWindow: window,
+    usable,
+    comparison,
+    requestBytes: bytes === 0 ? null : bytes,
+    config: { ...cfg },
+  };
   if (!window) {
     return {
       ...base,

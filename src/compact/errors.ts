@@ -5,7 +5,7 @@
 export class CompactionError extends Error {
   override name = 'CompactionError';
   constructor(
-    readonly code: 'floor-too-large' | 'no-progress' | 'summary-rejected' | 'stopped',
+    readonly code: 'floor-too-large' | 'request-too-large' | 'no-progress' | 'summary-rejected' | 'stopped',
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -13,19 +13,66 @@ export class CompactionError extends Error {
   }
 }
 
-/** The part that can never be summarized (system prompt + latest request + kept tail) is over budget. */
+/** One message named in an error: where it is and what it costs. */
+export interface NamedMessage {
+  entryId: string;
+  seq: number;
+  role: string;
+  tokens: number;
+  bytes: number;
+}
+
+const describe = (m: NamedMessage) =>
+  `entry ${m.entryId} (seq ${m.seq}, ${m.role}: ${m.tokens} tokens, ${m.bytes} bytes)`;
+
+/**
+ * The part that can never be summarized (system prompt + latest request + kept tail) is over budget.
+ * When one message alone is over it, `largest` names it: no compaction can ever help.
+ */
 export class FloorTooLargeError extends CompactionError {
   override name = 'FloorTooLargeError';
   readonly floorTokens: number;
   readonly budget: number;
-  constructor({ floorTokens, budget }: { floorTokens: number; budget: number }) {
+  /** The one message that alone is over the budget, when there is one. */
+  readonly largest?: NamedMessage;
+  constructor(
+    { floorTokens, budget, largest }: { floorTokens: number; budget: number; largest?: NamedMessage },
+    options?: { cause?: unknown },
+  ) {
     super(
       'floor-too-large',
-      `cannot compact: the floor (system prompt + latest request + kept tail) is ${floorTokens} tokens, ` +
-        `over the budget of ${budget} tokens`,
+      largest
+        ? `cannot fit the request: ${describe(largest)} alone is over the budget of ${budget} tokens; ` +
+            "open the session with oversize: 'truncate' to send such messages truncated with a marker"
+        : `cannot compact: the floor (system prompt + latest request + kept tail) is ${floorTokens} tokens, ` +
+            `over the budget of ${budget} tokens`,
+      options,
     );
     this.floorTokens = floorTokens;
     this.budget = budget;
+    if (largest) this.largest = largest;
+  }
+}
+
+/**
+ * The request is over the provider's byte limit even after compaction (images and files count their
+ * bytes, not their few tokens). Names the largest message.
+ */
+export class RequestTooLargeError extends CompactionError {
+  override name = 'RequestTooLargeError';
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+    readonly largest: NamedMessage | null,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'request-too-large',
+      `the request is ${bytes} bytes, over the limit of ${limit} bytes` +
+        (largest ? `; its largest message is ${describe(largest)}` : '') +
+        ': remove or shrink it, or raise budget.maxRequestBytes',
+      options,
+    );
   }
 }
 

@@ -47,6 +47,11 @@ const budget = z.strictObject({
   auto: z.boolean().optional(),
   usableLimit: z.boolean().optional(),
   comparison: z.enum(['>', '>=']).optional(),
+  maxRequestBytes: z
+    .number()
+    .int()
+    .nonnegative({ message: 'must be a non-negative number of bytes (0 = off)' })
+    .optional(),
 });
 
 const pruneSettings = z.strictObject({

@@ -140,6 +140,12 @@ export interface SessionOptions {
   tools?: unknown;
   /** false disables pruning. */
   prune?: false | PruneSettings;
+  /**
+   * A message whose text alone is over the usable budget fits no request. 'error' (default):
+   * prepare() throws RequestTooLargeError naming it. 'truncate': such a text part is stored with its
+   * start and end around a visible marker, the full text kept in the message's metadata.
+   */
+  oversize?: 'error' | 'truncate';
   compaction?: CompactionSettings;
   checks?: CheckSettings;
   hooks?: SessionHooks;

@@ -4,10 +4,13 @@ import {
   CompactionStoppedError,
   FloorTooLargeError,
   NoProgressError,
+  RequestTooLargeError,
 } from '../compact/index.js';
 import type { ContextFormat, ContextPayload } from '../context/index.js';
+import type { Entry } from '../model/entry.js';
 import type { TokenEstimate } from '../tokens/index.js';
 import type { CompactionOutcome } from './compaction.js';
+import { largestMessage } from './oversize.js';
 import type { PruneOutcome } from './prune.js';
 import type { Session } from './session.js';
 
@@ -115,10 +118,14 @@ export async function prepareTurn<F extends ContextFormat>(
   let compaction: CompactionOutcome | null = null;
   let compactionError: Error | undefined;
   const report = (error: unknown) => {
-    const fits = (config.budget.usable ?? Number.POSITIVE_INFINITY) >= session.estimate().tokens;
-    if (!(error instanceof CompactionError) || !fits) throw error;
+    const estimate = session.estimate();
+    const usable = config.budget.usable ?? Number.POSITIVE_INFINITY;
+    if (!(error instanceof CompactionError)) throw error;
+    if (usable < estimate.tokens) throw tooManyTokens(log.active, estimate, usable, error);
     compactionError = error;
   };
+  const maxBytes = config.budget.requestBytes;
+  const overBytes = () => maxBytes !== null && session.requestBytes() > maxBytes;
   const attempt = async (run: () => Promise<CompactionOutcome>) => {
     try {
       compaction = await run();
@@ -131,13 +138,19 @@ export async function prepareTurn<F extends ContextFormat>(
   const pruned = config.prune?.when === 'turn' ? await session.prune({ batch: true }) : null;
   let tokens = session.estimate();
   let decision = beforeTurnDecision(config.checks.beforeTurn ? tokens : 0, config.budget);
-  if (decision.compact && compaction === null && !compactionError && !suspended()) {
+  if ((decision.compact || overBytes()) && compaction === null && !compactionError && !suspended()) {
     await attempt(() => session.compact({ auto: true, signal: input.signal }));
     tokens = session.estimate();
     decision = beforeTurnDecision(tokens, config.budget);
   }
   // A window held only in part that no compaction condensed must be read whole to be sent.
   await log.loadWhole();
+  if (overBytes()) {
+    const largest = largestMessage(log.active, 'bytes');
+    throw new RequestTooLargeError(session.requestBytes(), maxBytes!, largest, {
+      cause: compactionError,
+    });
+  }
   const format = (input.format ?? 'ai-sdk') as F;
   // Only what changed since the last turn is rendered (context/incremental.ts).
   const context = session.context(format);
@@ -162,4 +175,23 @@ function withoutConversation<F extends ContextFormat>(
       ? { ...(payload as object), messages: [] }
       : { ...(payload as object), contents: [] };
   return { ...call, messages: messages as ContextPayload<F> };
+}
+
+/**
+ * The floor is over the usable budget: when one message alone is over it, no compaction ever helps,
+ * and the error names that message.
+ */
+function tooManyTokens(
+  active: readonly Entry[],
+  estimate: TokenEstimate,
+  usable: number,
+  error: Error,
+): Error {
+  if (!(error instanceof FloorTooLargeError) || error.largest) return error;
+  const largest = largestMessage(active, 'tokens');
+  if (largest === null || Math.ceil(largest.tokens * estimate.ratio) <= usable) return error;
+  return new FloorTooLargeError(
+    { floorTokens: error.floorTokens, budget: usable, largest },
+    { cause: error },
+  );
 }

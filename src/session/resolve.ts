@@ -15,6 +15,8 @@ export interface ResolvedSession {
   compaction: CompactionSettings;
   checks: Required<CheckSettings>;
   hooks: SessionHooks;
+  /** A text part too large for any request: an error at prepare() naming it, or truncated at append. */
+  oversize: 'error' | 'truncate';
   /** The agent's system prompt, when given in the options. */
   system?: string;
   /** The agent's tool definitions, when given in the options. */
@@ -73,6 +75,7 @@ export function resolveSession(options: SessionOptions, stored: StoredSettings =
     summarizer,
     prune,
     compaction,
+    oversize: options.oversize ?? 'error',
     checks: {
       afterStep: true,
       beforeTurn: true,

@@ -17,6 +17,7 @@ import { Emitter, type SessionEvents } from './events.js';
 import { type ForkMode, planFork, writeFork } from './fork.js';
 import { Log } from './log.js';
 import type { SessionOptions } from './options.js';
+import { TRUNCATE_SHARE, truncateOversized, WindowBytes } from './oversize.js';
 import { AutoCompactionGuard, type Prepared, type PrepareInput, prepareTurn } from './prepare.js';
 import { type PruneOutcome, runPrune } from './prune.js';
 import { recordAndQuote } from './quote.js';
@@ -53,6 +54,12 @@ export class Session {
   /** The unpruned tool-output total and log position at which a batched prune check found nothing. */
   pruneCheckedAt: { total: number; nextSeq: number } | null = null;
   private readonly contexts = new Map<ContextFormat, IncrementalContext<ContextFormat>>();
+  private readonly windowBytes = new WindowBytes();
+
+  /** UTF-8 bytes of the window's messages, counted as they are appended (not per turn). */
+  requestBytes(): number {
+    return this.windowBytes.of(this.log.active);
+  }
 
   private constructor(
     readonly log: Log,
@@ -127,6 +134,9 @@ export class Session {
     // Results arriving apart from their calls need every waiting call: the whole window.
     if (!this.log.whole && hasToolMessage(input)) await this.log.loadWhole();
     const plan = planAppend(input, this.log.active);
+    const { oversize, budget, estimator } = this.config;
+    if (oversize === 'truncate' && budget.usable !== null)
+      plan.messages = truncateOversized(plan.messages, Math.floor(budget.usable * TRUNCATE_SHARE), estimator);
     const write = plan.messages.length > 0 || opts.cursor !== undefined;
     const entries = write
       ? await this.log.mutate(withCursor(appendWrite(plan.messages, this.config), opts.cursor))

@@ -41,6 +41,7 @@ const PUBLIC = {
     'NotACompactionError',
     'PRESET_INPUTS',
     'PRESET_NAMES',
+    'RequestTooLargeError',
     'Session',
     'StoreClosedError',
     'StoreWriteError',
