@@ -1,6 +1,6 @@
 import type { EvalReport } from './run.js';
 
-/** One "Done when" threshold of issue 9, checked on a report. */
+/** One threshold the offline summarizer must meet, checked on a report. */
 export interface EvalCheck {
   name: string;
   pass: boolean;
