@@ -63,7 +63,8 @@ export interface CompactionSettings {
   recordTask?: boolean;
   /**
    * After this many automatic compactions failed in a row, stop trying (event
-   * 'compaction:stopped', CompactionStoppedError) until a manual `compact()`. Default: no limit.
+   * 'compaction:stopped', CompactionStoppedError) until a manual `compact()`. Default 3: a
+   * summarizer that keeps failing (a bad key, a model that returns nothing) is not called every turn.
    */
   maxFailures?: number;
 }

@@ -44,6 +44,9 @@ export interface Prepared<F extends ContextFormat = 'ai-sdk'> {
   compactionError?: Error;
   pruned: PruneOutcome | null;
 }
+/** Automatic compactions failing in a row before automatic compaction stops (until a manual one). */
+export const DEFAULT_MAX_FAILURES = 3;
+
 /** Growth, as a share of the budget, after which a compaction that failed is tried again. */
 const RETRY_GROWTH = 0.25;
 

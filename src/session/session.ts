@@ -18,7 +18,13 @@ import { type ForkMode, planFork, writeFork } from './fork.js';
 import { Log } from './log.js';
 import type { SessionOptions } from './options.js';
 import { TRUNCATE_SHARE, truncateOversized, WindowBytes } from './oversize.js';
-import { AutoCompactionGuard, type Prepared, type PrepareInput, prepareTurn } from './prepare.js';
+import {
+  AutoCompactionGuard,
+  DEFAULT_MAX_FAILURES,
+  type Prepared,
+  type PrepareInput,
+  prepareTurn,
+} from './prepare.js';
 import { type PruneOutcome, runPrune } from './prune.js';
 import { recordAndQuote } from './quote.js';
 import { overheadOf, type ResolvedSession, resolveSession } from './resolve.js';
@@ -68,7 +74,7 @@ export class Session {
   ) {
     this.overheadRaw = config.overheadRaw;
     this.sentContext = { system: config.system, tools: config.tools };
-    this.guard = new AutoCompactionGuard(config.compaction.maxFailures);
+    this.guard = new AutoCompactionGuard(config.compaction.maxFailures ?? DEFAULT_MAX_FAILURES);
   }
 
   static async open(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {

@@ -217,6 +217,25 @@ describe('TESTING item 7: a bad summary writes nothing', () => {
     },
   );
 
+  it('a summarizer that keeps failing is called 3 times in a row by default, not at every turn', async () => {
+    const model = new MockLanguageModelV3({ doGenerate: async () => reply('') });
+    const summarizer = llmSummarizer({ model, maxRetries: 0 });
+    const session = await openSession(memoryStore(), 's', { ...small, compaction: { summarizer } });
+    const stopped: number[] = [];
+    session.on('compaction:stopped', (e) => stopped.push(e.failures));
+    await session.append([user(REQUEST), act(toolRun('grep', { pattern: 'getUser' }, 4_000)), say('Found.')]);
+    for (let turn = 0; turn < 6; turn++) {
+      await session.append(user(`Go on ${turn}`));
+      await session.recordStep({
+        message: say('Working.'),
+        usage: { prompt_tokens: 8_500, completion_tokens: 10 },
+      });
+      await session.prepare();
+    }
+    expect(model.doGenerateCalls).toHaveLength(3);
+    expect(stopped).toEqual([3]);
+  });
+
   it('an abort before the call never reaches the model', async () => {
     const store = memoryStore();
     const model = new MockLanguageModelV3({ doGenerate: reply('never') });
