@@ -109,7 +109,8 @@ export function print(opts: CommonOptions, value: unknown, human: () => string):
 
 export function table(rows: (string | number)[][]): string {
   if (rows.length === 0) return '';
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => String(r[c] ?? '').length)));
+  // A loop, not Math.max(...): a listing of any length stays within the argument limit.
+  const widths = rows[0]!.map((_, c) => rows.reduce((w, r) => Math.max(w, String(r[c] ?? '').length), 0));
   return rows
     .map((r) =>
       r
