@@ -31,19 +31,32 @@ export async function query<R>(
  */
 export async function inTransaction<T>(pool: Pool, body: (c: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
-  let broken: Error | undefined;
+  const broken = await settle(client, body);
+  client.release(broken.error);
+  return broken.unwrap();
+}
+
+/** Runs `body` in a transaction on `client`; says whether the connection broke on the way. */
+export async function settle<T>(
+  client: PoolClient,
+  body: (c: PoolClient) => Promise<T>,
+): Promise<{ error?: Error; unwrap: () => T }> {
   try {
     await client.query('BEGIN');
     const result = await body(client);
     await client.query('COMMIT');
-    return result;
+    return { unwrap: () => result };
   } catch (error) {
+    let broke: Error | undefined;
     await client.query('ROLLBACK').catch((e: Error) => {
-      broken = e;
+      broke = e;
     });
-    throw error;
-  } finally {
-    client.release(broken);
+    return {
+      ...(broke ? { error: broke } : {}),
+      unwrap: () => {
+        throw error;
+      },
+    };
   }
 }
 

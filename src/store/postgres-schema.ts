@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { inTransaction, query } from './postgres-pool.js';
+import { query, settle } from './postgres-pool.js';
 
 /** The schema condense's tables live in unless told otherwise: apart from an application's own `sessions`. */
 export const DEFAULT_PG_SCHEMA = 'condense';
@@ -136,23 +136,44 @@ export async function migrateSchema(
   schema: string,
   migrations: readonly PgMigration[] = PG_MIGRATIONS,
 ): Promise<MigrateResult> {
-  const s = quoteSchema(schema);
   const before = await appliedVersion(pool, schema);
   if (before > migrations.length) throw tooNew(before, migrations.length);
   if (before === migrations.length) return { schema, from: before, to: before };
-  return inTransaction(pool, async (c) => {
-    await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_SPACE, schema]);
-    const from = await appliedVersion(c, schema);
-    if (from > migrations.length) throw tooNew(from, migrations.length);
-    await c.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await c.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
-      version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
-    for (let step = from; step < migrations.length; step++) {
-      await c.query(migrations[step]!.replaceAll('$S', s));
-      await c.query(`INSERT INTO ${s}.schema_migrations (version) VALUES ($1)`, [step + 1]);
-    }
-    return { schema, from, to: migrations.length };
-  });
+  // A session lock taken before the transaction begins: a transaction started after the wait
+  // sees the catalog as the previous migrator left it (one that waited inside its transaction
+  // could still find the tables missing, and fail creating them again).
+  const client = await pool.connect();
+  const lock = [LOCK_SPACE, schema];
+  let outcome: Awaited<ReturnType<typeof settle<MigrateResult>>> | undefined;
+  let unlocked = false;
+  try {
+    await client.query('SELECT pg_advisory_lock($1, hashtext($2))', lock);
+    outcome = await settle(client, (c) => applySteps(c, schema, migrations));
+    await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', lock);
+    unlocked = true;
+  } finally {
+    // A connection that broke, or may still hold the lock, is closed rather than reused.
+    client.release(unlocked ? outcome?.error : true);
+  }
+  return outcome!.unwrap();
+}
+
+async function applySteps(
+  c: PoolClient,
+  schema: string,
+  migrations: readonly PgMigration[],
+): Promise<MigrateResult> {
+  const s = quoteSchema(schema);
+  const from = await appliedVersion(c, schema);
+  if (from > migrations.length) throw tooNew(from, migrations.length);
+  await c.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+  await c.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
+    version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+  for (let step = from; step < migrations.length; step++) {
+    await c.query(migrations[step]!.replaceAll('$S', s));
+    await c.query(`INSERT INTO ${s}.schema_migrations (version) VALUES ($1)`, [step + 1]);
+  }
+  return { schema, from, to: migrations.length };
 }
 
 /** For a store told not to migrate: the schema must be exactly at this version. */

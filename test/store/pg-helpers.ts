@@ -15,7 +15,7 @@ export async function pgReachable(): Promise<boolean> {
     await client.query('SELECT 1');
     return true;
   } catch (error) {
-    if (process.env.CI === 'true') {
+    if (process.env.CI === 'true' || process.env.CI === '1') {
       throw new Error(`CI=true and no Postgres at ${PG_URL}: ${(error as Error).message}`);
     }
     console.warn(`no Postgres at ${PG_URL} (${(error as Error).message}): Postgres tests skipped`);
