@@ -5,10 +5,15 @@ import { DEFAULT_SQLITE_PATH, sqliteStore } from '../sqlite.js';
 import { DEFAULT_JSONL_DIR, jsonlStore } from '../store/jsonl.js';
 import type { Store } from '../store/store.js';
 import { dbOpenError, holdsJsonlSessions, isFile } from './db-path.js';
+import { printableUrl } from './pg-url.js';
 import { presetChoice } from './presets.js';
 
 export interface CommonOptions {
   db?: string;
+  /** A Postgres connection string instead of `--db` (or CONDENSE_PG_URL). */
+  pg?: string;
+  /** The Postgres schema (or CONDENSE_PG_SCHEMA; default condense). */
+  pgSchema?: string;
   json?: boolean;
   /** A configuration file instead of the working directory's `condense.config.*`. */
   config?: string;
@@ -44,18 +49,33 @@ export async function chosenPreset(
 
 /** Where the run's sessions are kept, and in which kind of store. */
 export interface StorePlace {
-  kind: 'sqlite' | 'jsonl';
+  kind: 'sqlite' | 'jsonl' | 'postgres';
+  /** Where, as printed: for Postgres the connection string without its password. */
   path: string;
+  /** Postgres only: the connection string itself, and the schema. */
+  url?: string;
+  schema?: string;
+}
+
+/** `--pg`, else CONDENSE_PG_URL unless `--db` names a file; both flags at once is an error. */
+function postgresPlace(opts: CommonOptions): StorePlace | undefined {
+  if (opts.pg !== undefined && opts.db !== undefined) throw new Error('give either --db or --pg, not both');
+  const url = opts.pg ?? (opts.db === undefined ? process.env.CONDENSE_PG_URL : undefined);
+  if (url === undefined || url === '') return undefined;
+  const schema = opts.pgSchema ?? process.env.CONDENSE_PG_SCHEMA;
+  return { kind: 'postgres', path: printableUrl(url), url, ...(schema ? { schema } : {}) };
 }
 
 /**
- * `--db`, else the configuration file's `store.path`, else the default of the preset's store
+ * `--pg` or CONDENSE_PG_URL (Postgres), else `--db`, else the configuration file's `store.path`, else the default of the preset's store
  * (seed 003: a JSONL folder). A path that already holds the other kind of store opens as that
  * kind. The file is read even when `--db` makes its path moot: a broken file stops every
  * command, not only some.
  */
 export async function storePlace(opts: CommonOptions & { preset?: string }): Promise<StorePlace> {
   const { store } = await cliConfig(opts);
+  const postgres = postgresPlace(opts);
+  if (postgres) return postgres;
   const kind = presetStore(await chosenPreset(opts));
   const path = opts.db ?? store.path;
   if (path === undefined) return { kind, path: kind === 'jsonl' ? DEFAULT_JSONL_DIR : DEFAULT_DB };
@@ -66,7 +86,13 @@ export async function storePlace(opts: CommonOptions & { preset?: string }): Pro
 
 /** The store the run uses; a path that cannot hold one is reported as such. */
 export async function openStore(opts: CommonOptions & { preset?: string }): Promise<Store> {
-  const { kind, path } = await storePlace(opts);
+  const place = await storePlace(opts);
+  if (place.kind === 'postgres') {
+    // pg loads only for a Postgres run; it connects (and migrates) at the first call.
+    const { postgresStore } = await import('../postgres.js');
+    return postgresStore({ connectionString: place.url!, ...(place.schema ? { schema: place.schema } : {}) });
+  }
+  const { kind, path } = place;
   try {
     return kind === 'jsonl' ? jsonlStore({ dir: path }) : sqliteStore({ path });
   } catch (error) {

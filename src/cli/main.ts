@@ -9,6 +9,7 @@ import { registerEvents } from './cmd-events.js';
 import { registerImport } from './cmd-import.js';
 import { registerInspect } from './cmd-inspect.js';
 import { registerLineage } from './cmd-lineage.js';
+import { registerMigrate } from './cmd-migrate.js';
 import { registerPrune } from './cmd-prune.js';
 import { registerSearch } from './cmd-search.js';
 import { registerValidate } from './cmd-validate.js';
@@ -21,6 +22,11 @@ const common = (c: Command) =>
     .option(
       '--db <path>',
       `SQLite database file, or JSONL store folder (default: store.path of the config file, else ${DEFAULT_DB}; ${DEFAULT_JSONL_DIR} with the seed-003 preset)`,
+    )
+    .option('--pg <url>', 'a PostgreSQL connection string instead of --db (default: $CONDENSE_PG_URL)')
+    .option(
+      '--pg-schema <name>',
+      'the Postgres schema holding the tables (default: $CONDENSE_PG_SCHEMA, else condense)',
     )
     .option('--config <file>', `configuration file (default: ${CONFIG_FILE_NAMES.join(' or ')} here)`)
     .option('--json', 'machine-readable output');
@@ -40,6 +46,7 @@ export function program(): Command {
   registerLineage(p, common);
   registerSearch(p, common);
   registerEvents(p, common);
+  registerMigrate(p, common);
   registerValidate(p);
   registerDemo(p, common);
   registerEval(p);

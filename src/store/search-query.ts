@@ -27,7 +27,8 @@ export interface Token {
   end: number;
 }
 
-const WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\p{M}]*/gu;
+/** One word, before folding. */
+export const WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\p{M}]*/gu;
 const MAX_TERMS = 32;
 
 /** Lower case without accents, as unicode61 with remove_diacritics compares words. */

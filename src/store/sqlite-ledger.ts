@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { JsonObject } from '../model/json.js';
 import {
   type ChannelEvent,
   DuplicateEventError,
@@ -12,20 +11,9 @@ import {
   sameEvent,
 } from './events.js';
 import { eventHit, storedEvent } from './events-memory.js';
+import { type EventRow, eventFromRow } from './events-rows.js';
 import { ftsExpression, parseSearchQuery } from './search-query.js';
 import type { Statements } from './sqlite-statements.js';
-
-interface EventRow {
-  seq: number;
-  id: string;
-  channel: string;
-  external_id: string;
-  author: string;
-  at: number;
-  body: string;
-  metadata: string;
-  recorded_at: number;
-}
 
 /** The SQLite store's ledger: the `events` table (migration 3), one transaction per batch. */
 export function sqliteLedger(db: Database.Database, open: () => Statements): EventLedger {
@@ -89,17 +77,4 @@ export function sqliteLedger(db: Database.Database, open: () => Statements): Eve
       return rows.map((row) => eventHit(eventFromRow(row), -row.rank, query));
     },
   };
-}
-
-function eventFromRow(row: EventRow): StoredEvent {
-  let metadata: JsonObject;
-  try {
-    metadata = JSON.parse(row.metadata) as JsonObject;
-  } catch (error) {
-    throw new Error(
-      `events row (seq ${row.seq}, channel ${row.channel}): column metadata is not valid JSON: ${(error as Error).message}`,
-    );
-  }
-  const event = { ...row, externalId: row.external_id, metadata };
-  return storedEvent(event, row.id, row.seq, row.recorded_at);
 }

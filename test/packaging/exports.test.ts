@@ -18,6 +18,7 @@ import {
   validate,
 } from '../../src/index.js';
 import * as jsonl from '../../src/jsonl.js';
+import * as postgres from '../../src/postgres.js';
 import * as sqlite from '../../src/sqlite.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -66,6 +67,7 @@ const PUBLIC = {
   ],
   './sqlite': ['DEFAULT_SQLITE_PATH', 'sqliteStore'],
   './jsonl': ['DEFAULT_JSONL_DIR', 'jsonlStore'],
+  './postgres': ['DEFAULT_PG_SCHEMA', 'migratePostgres', 'postgresStore'],
   './ai-sdk': ['condenseMiddleware', 'fromAiSdkResponse', 'recallTools', 'stepHooks'],
 };
 
@@ -74,6 +76,7 @@ describe('public API', () => {
     ['.', root],
     ['./sqlite', sqlite],
     ['./jsonl', jsonl],
+    ['./postgres', postgres],
     ['./ai-sdk', aiSdk],
   ] as const)('entry %s exports exactly the pinned names', (entry, module) => {
     expect(Object.keys(module).sort()).toEqual([...PUBLIC[entry]].sort());
@@ -81,7 +84,13 @@ describe('public API', () => {
 
   it("package.json maps each entry to its source file's build output, types first", () => {
     const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8'));
-    const source = { '.': 'index', './sqlite': 'sqlite', './jsonl': 'jsonl', './ai-sdk': 'ai-sdk' };
+    const source = {
+      '.': 'index',
+      './sqlite': 'sqlite',
+      './jsonl': 'jsonl',
+      './postgres': 'postgres',
+      './ai-sdk': 'ai-sdk',
+    };
     for (const [entry, file] of Object.entries(source)) {
       // Key order matters: TypeScript and Node take the first condition that matches.
       expect(pkg.exports[entry], entry).toEqual({
@@ -95,6 +104,7 @@ describe('public API', () => {
       './ai-sdk',
       './jsonl',
       './package.json',
+      './postgres',
       './sqlite',
     ]);
   });

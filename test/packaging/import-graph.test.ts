@@ -53,11 +53,12 @@ function packagesLoadedBy(file: string): string[] {
 const CLI_ONLY = ['commander', '@ai-sdk/openai-compatible'];
 
 describe('what each entry point loads', () => {
-  it('the root loads the AI SDK but neither SQLite nor CLI-only packages', () => {
+  it('the root loads the AI SDK but neither SQLite, Postgres nor CLI-only packages', () => {
     const loaded = packagesLoadedBy('index.js');
     // The detector sees ESM packages: without this, an empty list would pass.
     expect(loaded).toContain('ai');
     expect(loaded).not.toContain('better-sqlite3');
+    expect(loaded).not.toContain('pg');
     for (const name of CLI_ONLY) expect(loaded).not.toContain(name);
   });
 
@@ -78,6 +79,14 @@ describe('what each entry point loads', () => {
   it('condense/sqlite loads better-sqlite3 and no CLI-only package', () => {
     const loaded = packagesLoadedBy('sqlite.js');
     expect(loaded).toContain('better-sqlite3');
+    expect(loaded).not.toContain('pg');
+    for (const name of CLI_ONLY) expect(loaded).not.toContain(name);
+  });
+
+  it('condense/postgres loads pg and neither SQLite nor CLI-only packages', () => {
+    const loaded = packagesLoadedBy('postgres.js');
+    expect(loaded).toContain('pg');
+    expect(loaded).not.toContain('better-sqlite3');
     for (const name of CLI_ONLY) expect(loaded).not.toContain(name);
   });
 });
@@ -125,5 +134,19 @@ describe('who imports what, in the source', () => {
       'store/sqlite.ts',
     ]);
     expect(importers((s) => /(^|\/)sqlite\.js$/.test(s)).sort()).toEqual(['cli/io.ts', 'sqlite.ts']);
+  });
+
+  it('the Postgres store is reached only through the condense/postgres entry', () => {
+    const pgUsers = importers((s) => s === 'pg');
+    expect(pgUsers.length).toBeGreaterThan(0);
+    expect(pgUsers.filter((f) => !/^store\/postgres(-[a-z]+)?\.ts$/.test(f) && f !== 'postgres.ts')).toEqual(
+      [],
+    );
+    // The CLI loads it dynamically, for a run given --pg only.
+    expect(importers((s) => /(^|\/)postgres\.js$/.test(s)).sort()).toEqual([
+      'cli/cmd-migrate.ts',
+      'cli/io.ts',
+      'postgres.ts',
+    ]);
   });
 });

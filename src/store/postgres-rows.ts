@@ -1,0 +1,172 @@
+import type { Entry, Pivot } from '../model/entry.js';
+import type { JsonObject } from '../model/json.js';
+import type { Message } from '../model/message.js';
+import type { Part } from '../model/parts.js';
+import type { SessionRecord, SessionState } from '../model/session.js';
+import { searchVector } from './postgres-text.js';
+import { entrySearchText } from './search.js';
+import { parseColumn } from './sqlite-rows.js';
+
+/** A `sessions` row as the store's queries return it (JSONB as text). */
+export interface PgSessionRow {
+  id: string;
+  created_at: number;
+  updated_at: number;
+  head_id: string | null;
+  version: number;
+  next_seq: number;
+  metadata: string;
+  state: string;
+}
+
+/** An `entries` row as read (JSON as text). */
+export interface PgEntryRow {
+  session_id: string;
+  seq: number;
+  id: string;
+  parent_id: string | null;
+  kind: string;
+  created_at: number;
+  tokens: number;
+  part_tokens: string;
+  body: string;
+  parts: string | null;
+}
+
+export const ENTRY_READ_COLUMNS =
+  'session_id, seq, id, parent_id, kind, created_at, tokens, part_tokens, body, parts';
+
+/** Columns an entry insert writes, with the Postgres array type each is sent as. */
+export const ENTRY_WRITE_COLUMNS = [
+  ['session_id', 'text'],
+  ['seq', 'bigint'],
+  ['id', 'text'],
+  ['parent_id', 'text'],
+  ['kind', 'text'],
+  ['created_at', 'bigint'],
+  ['tokens', 'bigint'],
+  ['part_tokens', 'jsonb'],
+  ['role', 'text'],
+  ['body', 'json'],
+  ['parts', 'json'],
+  ['turn_type', 'text'],
+  ['summary', 'text'],
+  ['summarized_through_id', 'text'],
+  ['first_kept_id', 'text'],
+  ['tokens_before', 'bigint'],
+  ['tokens_after', 'bigint'],
+  ['previous_pivot_id', 'text'],
+  ['summarizer', 'text'],
+  ['model', 'text'],
+  ['auto', 'boolean'],
+  ['search', 'tsvector'],
+  ['words', 'int'],
+] as const;
+
+type Value = string | number | boolean | null;
+const NO_PIVOT: readonly Value[] = ['normal', null, null, null, null, null, null, null, null, null];
+
+/** Postgres text cannot hold NUL; the columns copied from a pivot drop it (the body keeps it, escaped). */
+const textCopy = (s: string) => s.replaceAll('\u0000', '');
+
+/**
+ * One entry's values in ENTRY_WRITE_COLUMNS order. A message is stored as its body with
+ * `parts: null` (the key keeps its place, so the message reads back with its keys in order) and
+ * its parts in their own column.
+ */
+export function entryValues(entry: Entry): Value[] {
+  const { vector, words } = searchVector(entrySearchText(entry));
+  const head: Value[] = [
+    entry.sessionId,
+    entry.seq,
+    entry.id,
+    entry.parentId,
+    entry.kind,
+    entry.createdAt,
+    entry.tokens,
+    JSON.stringify(entry.partTokens),
+  ];
+  if (entry.kind === 'message') {
+    const body = JSON.stringify({ ...entry.message, parts: null });
+    return [
+      ...head,
+      entry.message.role,
+      body,
+      JSON.stringify(entry.message.parts),
+      ...NO_PIVOT,
+      vector,
+      words,
+    ];
+  }
+  const p = entry.pivot;
+  return [
+    ...head,
+    null,
+    JSON.stringify(p),
+    null,
+    'compaction',
+    textCopy(p.summary),
+    p.summarizedThroughId,
+    p.firstKeptId,
+    p.tokensBefore,
+    p.tokensAfter,
+    p.previousPivotId,
+    p.summarizer,
+    p.model ?? null,
+    p.auto,
+    vector,
+    words,
+  ];
+}
+
+/** Rows as one array per column, for an INSERT … SELECT FROM unnest(…): one statement per batch. */
+export function columnArrays(rows: readonly Value[][]): Value[][] {
+  return ENTRY_WRITE_COLUMNS.map((_, i) => rows.map((row) => row[i]!));
+}
+
+export function entryFromRow(row: PgEntryRow): Entry {
+  const col = <T>(text: string, column: string) =>
+    parseColumn<T>(text, 'entries', row.session_id, row.seq, column);
+  const head = {
+    id: row.id,
+    sessionId: row.session_id,
+    parentId: row.parent_id,
+    seq: row.seq,
+    createdAt: row.created_at,
+  };
+  const partTokens = col<number[]>(row.part_tokens, 'part_tokens');
+  if (row.kind === 'compaction') {
+    const pivot = col<Pivot>(row.body, 'body');
+    return { kind: 'compaction', ...head, pivot, partTokens, tokens: row.tokens };
+  }
+  const message = col<Message>(row.body, 'body');
+  (message as { parts: Part[] }).parts = col<Part[]>(row.parts ?? 'null', 'parts');
+  return { kind: 'message', ...head, message, partTokens, tokens: row.tokens };
+}
+
+export function sessionFromRow(row: PgSessionRow): SessionRecord {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    headId: row.head_id,
+    version: row.version,
+    nextSeq: row.next_seq,
+    metadata: parseColumn<JsonObject>(row.metadata, 'sessions', row.id, undefined, 'metadata'),
+    state: parseColumn<SessionState>(row.state, 'sessions', row.id, undefined, 'state'),
+  };
+}
+
+/** A session's insert values, in the order of SQL.insertSession. */
+export function sessionValues(r: SessionRecord): Value[] {
+  return [
+    r.id,
+    r.createdAt,
+    r.updatedAt,
+    r.headId,
+    r.version,
+    r.nextSeq,
+    JSON.stringify(r.metadata),
+    JSON.stringify(r.state),
+  ];
+}

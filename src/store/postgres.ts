@@ -1,0 +1,199 @@
+import type { Pool, PoolClient } from 'pg';
+import type { Entry } from '../model/entry.js';
+import type { SessionRecord } from '../model/session.js';
+import {
+  DuplicateEntryError,
+  DuplicateSessionError,
+  StoreClosedError,
+  UnknownSessionError,
+} from './errors.js';
+import type { EventLedger } from './events.js';
+import { postgresLedger } from './postgres-ledger.js';
+import { rewriteParts } from './postgres-parts.js';
+import { inTransaction, newPool, pgError, query } from './postgres-pool.js';
+import {
+  columnArrays,
+  entryFromRow,
+  entryValues,
+  type PgEntryRow,
+  type PgSessionRow,
+  sessionFromRow,
+  sessionValues,
+} from './postgres-rows.js';
+import { checkSchema, DEFAULT_PG_SCHEMA, migrateSchema } from './postgres-schema.js';
+import { searchEntries } from './postgres-search.js';
+import { pgSql } from './postgres-sql.js';
+import { checkAppendBatch, checkPartsUpdates, summarizeSession } from './rules.js';
+import { type Commit, type NewSession, type Store, VersionConflictError } from './store.js';
+
+export type PostgresStoreOptions = ({ connectionString: string } | { pool: Pool }) & {
+  /** The schema holding condense's tables. Default `condense`; created by the first migration. */
+  schema?: string;
+  /**
+   * Bring the schema up to date on first use (default true; safe with many processes, see
+   * migrateSchema). false: only check the version, for a role without DDL rights whose schema is
+   * migrated by `condense migrate --pg URL`.
+   */
+  migrate?: boolean;
+};
+
+/**
+ * The store for many processes or machines (DESIGN "Scale"). Every write is one transaction
+ * guarded by a compare-and-swap on the session version; loads are range scans of the
+ * (session_id, seq) key, so a turn reads what follows the latest pivot and never the whole
+ * history. A pool given in the options stays the caller's: close() leaves it open.
+ */
+export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
+  const owned = 'connectionString' in opts;
+  const pool = owned ? newPool(opts.connectionString) : opts.pool;
+  const schema = opts.schema ?? DEFAULT_PG_SCHEMA;
+  const sql = pgSql(schema);
+  let closed = false;
+  let ready: Promise<void> | undefined;
+
+  /** The pool once the schema is known good; the first call migrates (or checks), later ones wait on it. */
+  async function open(): Promise<Pool> {
+    if (closed) throw new StoreClosedError('postgres');
+    ready ??= (
+      opts.migrate === false ? checkSchema(pool, schema) : migrateSchema(pool, schema).then(() => {})
+    ).catch((error: unknown) => {
+      ready = undefined; // a server that was down may be up at the next call
+      throw error;
+    });
+    await ready;
+    return pool;
+  }
+
+  /** Runs the compare-and-swap on the session row, inside the caller's transaction. */
+  async function commitSession(c: PoolClient, commit: Commit): Promise<SessionRecord> {
+    const [row] = await query<PgSessionRow>(c, sql.commit, [
+      commit.sessionId,
+      commit.expectedVersion,
+      Date.now(),
+      commit.headId,
+      commit.nextSeq,
+      JSON.stringify(commit.state),
+      commit.metadata === undefined ? null : JSON.stringify(commit.metadata),
+    ]);
+    if (row !== undefined) return sessionFromRow(row);
+    const [found] = await query<{ version: number }>(c, sql.versionOf, [commit.sessionId]);
+    if (found === undefined) throw new UnknownSessionError(commit.sessionId);
+    throw new VersionConflictError(commit.sessionId, commit.expectedVersion, found.version);
+  }
+
+  async function appendIn(c: PoolClient, entries: readonly Entry[], commit: Commit): Promise<SessionRecord> {
+    const record = await commitSession(c, commit);
+    if (entries.length === 0) return record;
+    await c.query('SAVEPOINT entries');
+    try {
+      await query(c, sql.insertEntries, columnArrays(entries.map(entryValues)));
+    } catch (error) {
+      if (pgError(error).code !== '23505') throw error;
+      await c.query('ROLLBACK TO SAVEPOINT entries');
+      throw await duplicateEntry(c, entries, commit.sessionId, error);
+    }
+    return record;
+  }
+
+  /** Which entry of a refused batch clashed with a stored one, as the other stores name it. */
+  async function duplicateEntry(c: PoolClient, entries: readonly Entry[], sessionId: string, error: unknown) {
+    const rows = await query<{ seq: number; id: string }>(c, sql.clashes, [
+      sessionId,
+      entries.map((e) => e.seq),
+      entries.map((e) => e.id),
+    ]);
+    const seqs = new Set(rows.map((r) => r.seq));
+    const ids = new Set(rows.map((r) => r.id));
+    for (const e of entries) {
+      if (seqs.has(e.seq)) return new DuplicateEntryError(sessionId, 'seq', e.seq);
+      if (ids.has(e.id)) return new DuplicateEntryError(sessionId, 'id', e.id);
+    }
+    return error;
+  }
+
+  async function createIn(
+    c: PoolClient,
+    record: SessionRecord,
+    initial?: NewSession['initial'],
+  ): Promise<void> {
+    try {
+      await query(c, sql.insertSession, sessionValues(record));
+    } catch (error) {
+      if (pgError(error).code === '23505') throw new DuplicateSessionError(record.id);
+      throw error;
+    }
+    if (initial) await appendIn(c, initial.entries, initial.commit);
+  }
+
+  const ledger = postgresLedger(open, sql);
+
+  return {
+    kind: 'postgres',
+    ...ledger,
+
+    async createSession(record, initial) {
+      if (initial) checkAppendBatch(initial.entries, initial.commit.sessionId);
+      await inTransaction(await open(), (c) => createIn(c, record, initial));
+    },
+
+    async createSessions(batch) {
+      for (const { initial } of batch)
+        if (initial) checkAppendBatch(initial.entries, initial.commit.sessionId);
+      await inTransaction(await open(), async (c) => {
+        for (const { record, initial } of batch) await createIn(c, record, initial);
+      });
+    },
+
+    async getSession(id) {
+      const [row] = await query<PgSessionRow>(await open(), sql.getSession, [id]);
+      return row === undefined ? undefined : sessionFromRow(row);
+    },
+
+    async listSessions() {
+      const rows = await query<PgSessionRow>(await open(), sql.listSessions);
+      return rows.map((row) => summarizeSession(sessionFromRow(row)));
+    },
+
+    async append(entries, commit) {
+      checkAppendBatch(entries, commit.sessionId);
+      return inTransaction(await open(), (c) => appendIn(c, entries, commit));
+    },
+
+    async updateParts(updates, commit) {
+      checkPartsUpdates(updates, commit.sessionId);
+      return inTransaction(await open(), async (c) => {
+        const record = await commitSession(c, commit);
+        await rewriteParts(c, sql, commit.sessionId, updates);
+        return record;
+      });
+    },
+
+    async loadFrom(sessionId, fromSeq, toSeq) {
+      const rows =
+        toSeq === undefined
+          ? await query<PgEntryRow>(await open(), sql.loadFrom, [sessionId, fromSeq])
+          : await query<PgEntryRow>(await open(), sql.loadRange, [sessionId, fromSeq, toSeq]);
+      return rows.map(entryFromRow);
+    },
+
+    async getEntry(sessionId, entryId) {
+      const [row] = await query<PgEntryRow>(await open(), sql.getEntry, [sessionId, entryId]);
+      return row === undefined ? undefined : entryFromRow(row);
+    },
+
+    async search(text, opts = {}) {
+      return searchEntries(await open(), sql, text, opts);
+    },
+
+    async deleteSession(id) {
+      // Entries go with the session (ON DELETE CASCADE), in the same statement's transaction.
+      await query(await open(), sql.deleteSession, [id]);
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (owned) await pool.end();
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { postgresStore } from '../../src/store/postgres.js';
+import { migrateSchema, PG_SCHEMA_VERSION } from '../../src/store/postgres-schema.js';
+import { pgSql } from '../../src/store/postgres-sql.js';
+import { commitAfter, sessionRecord, textEntries } from './fixtures.js';
+import { dropSchema, PG_URL, pgReachable, testSchema } from './pg-helpers.js';
+
+const reachable = await pgReachable();
+const pool = new pg.Pool({ connectionString: PG_URL, max: 3 });
+const schemas: string[] = [];
+const fresh = () => {
+  const s = testSchema();
+  schemas.push(s);
+  return s;
+};
+
+describe.skipIf(!reachable)('postgres schema', () => {
+  afterAll(async () => {
+    for (const s of schemas) await dropSchema(pool, s);
+    await pool.end();
+  });
+
+  it('processes migrating one schema at once apply each step once: one migrates, the others wait and find it done', async () => {
+    const schema = fresh();
+    const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: PG_URL, max: 1 }));
+    try {
+      const results = await Promise.all(pools.map((p) => migrateSchema(p, schema)));
+      expect(results.filter((r) => r.from === 0)).toHaveLength(1);
+      expect(results.every((r) => r.to === PG_SCHEMA_VERSION)).toBe(true);
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+    }
+    const { rows } = await pool.query(`SELECT version FROM "${schema}".schema_migrations`);
+    expect(rows).toEqual([{ version: 1 }]);
+  });
+
+  it('refuses a schema written by a newer condense, and a store told not to migrate an old one', async () => {
+    const schema = fresh();
+    await migrateSchema(pool, schema);
+    await pool.query(`INSERT INTO "${schema}".schema_migrations (version) VALUES (99)`);
+    await expect(migrateSchema(pool, schema)).rejects.toThrow(/version 99 is newer than this condense/);
+    const store = postgresStore({ pool, schema: fresh(), migrate: false });
+    await expect(store.listSessions()).rejects.toThrow(
+      /version 0, this condense needs 1; run: condense migrate/,
+    );
+    expect(() => postgresStore({ pool, schema: 'x; DROP TABLE y' })).toThrow(/schema name/);
+  });
+
+  it('keeps the ledger append-only in the database itself', async () => {
+    const schema = fresh();
+    const store = postgresStore({ pool, schema });
+    await store.addEvents([{ channel: 'mail', externalId: '1', author: 'a', at: 1, body: 'pelican' }]);
+    await expect(pool.query(`UPDATE "${schema}".events SET body = 'x'`)).rejects.toThrow(/never changed/);
+    await expect(pool.query(`DELETE FROM "${schema}".events`)).rejects.toThrow(/never deleted/);
+    await store.close();
+    // The pool was the caller's: still usable after the store closed.
+    expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('reads a turn through the (session_id, seq) key and searches through the GIN index', async () => {
+    const schema = fresh();
+    await migrateSchema(pool, schema);
+    const sql = pgSql(schema);
+    const c = await pool.connect();
+    try {
+      // Plans on empty tables would scan; forbidding the scan shows which index serves each query.
+      await c.query('SET enable_seqscan = off');
+      const plan = async (text: string, values: unknown[]) =>
+        (await c.query(`EXPLAIN ${text}`, values)).rows
+          .map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN'])
+          .join('\n');
+      expect(await plan(sql.loadFrom, ['s', 10])).toMatch(/Index Scan using entries_pkey/);
+      expect(await plan(sql.loadFrom, ['s', 10])).not.toMatch(/Sort/);
+      // (session_id, id) or (session_id, parent_id): on empty tables the planner may take either.
+      expect(await plan(sql.getEntry, ['s', 'e'])).toMatch(/Index Scan using entries_/);
+      expect(await plan(sql.search, ["'x'", "'x'", null, 5])).toMatch(/Bitmap Index Scan on entries_search/);
+      const latestPivot = `SELECT id FROM "${schema}".entries WHERE session_id = 's' AND kind = 'compaction' ORDER BY seq DESC LIMIT 1`;
+      expect(await plan(latestPivot, [])).toMatch(/entries_compactions/);
+    } finally {
+      c.release();
+    }
+  });
+
+  it("finds a phrase deep in a long entry by its words, where Postgres's positions stop", async () => {
+    const schema = fresh();
+    const store = postgresStore({ pool, schema });
+    const record = sessionRecord('s1');
+    await store.createSession(record);
+    const [entry] = textEntries('s1', 1);
+    const long = `${'filler '.repeat(20_000)}the quokka handler`;
+    const deep = {
+      ...entry!,
+      message: { ...entry!.message, parts: [{ type: 'text' as const, text: long }] },
+    };
+    await store.append([deep], commitAfter(record, [deep]));
+    expect((await store.search('"quokka handler"')).map((h) => h.entryId)).toEqual(['s1-e0']);
+    expect((await store.search('quokka')).map((h) => h.snippet)).toEqual([
+      expect.stringContaining('«quokka»'),
+    ]);
+    await store.close();
+  });
+});
