@@ -65,7 +65,7 @@ export type {
 export type { Calibration, SessionRecord, SessionState, Usage } from './model/session.js';
 export type { PruneOptions } from './prune/options.js';
 export type { ArchiveRead, ArchiveRequest, PageLimits } from './recall/archive.js';
-export type { HistorySearch, SearchHit, SearchOptions } from './recall/search.js';
+export type { HistorySearch, SearchHit } from './recall/search.js';
 export { type RecallOptions, type RecallToolSpec, recallToolSpecs } from './recall/tools.js';
 export * from './session/index.js';
 // Memory store, the Store interface and its errors (the SQLite store is not in this barrel).

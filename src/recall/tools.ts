@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JsonObject, JsonValue } from '../model/json.js';
 import type { Session } from '../session/session.js';
 import { archivedText, type LatestSpan, latestSpan, type PageLimits, readLatestArchive } from './archive.js';
-import { EmptyQueryError, type HistorySearch, searchOf } from './search.js';
+import { type HistorySearch, searchSession } from './search.js';
 
 /**
  * The agent's way back to what compaction took out of its context (issue 12 §4), as plain tool
@@ -19,7 +19,7 @@ export interface RecallToolSpec {
 }
 
 export interface RecallOptions {
-  /** Where history_search looks (default: the store's own index if it has one, else a scan). */
+  /** Where history_search looks (default: the session's store, `store.search`). */
   search?: HistorySearch;
   /** Page sizes of session_archive_read. */
   page?: PageLimits;
@@ -53,11 +53,12 @@ const ARCHIVE_DESCRIPTION =
   'Older archives are not readable here; search them with history_search.';
 const SEARCH_DESCRIPTION =
   'Search everything this conversation ever held, including parts summarized by compaction and old ' +
-  'tool outputs cleared from context. Each hit cites an entry id and seq, and says how to read it: ' +
+  'tool outputs cleared from context. Each hit cites an entry id and seq, quotes the matched words ' +
+  '(in «») in their sentence, and says how to read the entry: ' +
   'with session_archive_read (the latest archive) or history_search {entryId}.';
 
 export function recallToolSpecs(session: Session, opts: RecallOptions = {}): RecallToolSpec[] {
-  const search = opts.search ?? searchOf(session.log.store);
+  const search = opts.search ?? session.log.store;
   return [
     spec('session_archive_read', ARCHIVE_DESCRIPTION, archiveInput, async (input) => {
       const read = await readLatestArchive(session, input, opts.page);
@@ -69,22 +70,18 @@ export function recallToolSpecs(session: Session, opts: RecallOptions = {}): Rec
         return { error: 'give either query (to search) or entryId (to read one entry)' };
       const span = await latestSpan(session);
       if (input.entryId !== undefined) return readEntry(session, input.entryId, span, opts.page?.entryChars);
-      try {
-        const limit = Math.min(input.limit ?? opts.hits ?? 10, 50);
-        const hits = await search.search(input.query!, { sessionId: session.id, limit });
-        return {
-          query: input.query!,
-          hits: hits.map((hit) => ({
-            entryId: hit.entryId,
-            seq: hit.seq,
-            snippet: hit.snippet,
-            ...where(session, hit, span),
-          })),
-        };
-      } catch (error) {
-        if (error instanceof EmptyQueryError) return { error: error.message };
-        throw error;
-      }
+      const limit = Math.min(input.limit ?? opts.hits ?? 10, 50);
+      const hits = await searchSession(search, session.id, input.query!, limit);
+      if (!Array.isArray(hits)) return hits;
+      return {
+        query: input.query!,
+        hits: hits.map((hit) => ({
+          entryId: hit.entryId,
+          seq: hit.seq,
+          snippet: hit.snippet,
+          ...where(session, hit, span),
+        })),
+      };
     }),
   ];
 }

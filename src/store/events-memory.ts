@@ -12,7 +12,8 @@ import {
   sameEvent,
 } from './events.js';
 import { parseSearchQuery, type SearchQuery } from './search-query.js';
-import { rankDocs, snippet } from './search-rank.js';
+import { rankDocs } from './search-rank.js';
+import { snippet } from './search-snippet.js';
 
 /** The ledger every store builds its stored events with, fields in one order. */
 export function storedEvent(event: ChannelEvent, id: string, seq: number, recordedAt: number): StoredEvent {

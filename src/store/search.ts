@@ -3,7 +3,7 @@ import type { Message, Role } from '../model/message.js';
 import type { Part } from '../model/parts.js';
 import { toolOutputText } from '../tokens/estimator.js';
 import type { SearchQuery } from './search-query.js';
-import { snippet } from './search-rank.js';
+import { snippet } from './search-snippet.js';
 
 export interface SearchOptions {
   /** Only this session's entries. */

@@ -3,7 +3,7 @@ import type { Role } from '../model/message.js';
 import { CorruptRowError } from './errors.js';
 import { type EntryHit, entryHit, entrySearchText, type SearchOptions } from './search.js';
 import { ftsExpression, parseSearchQuery, type SearchQuery, searchLimit } from './search-query.js';
-import { snippet } from './search-rank.js';
+import { snippet } from './search-snippet.js';
 import { type EntryRow, entryFromRow } from './sqlite-rows.js';
 import type { Statements } from './sqlite-statements.js';
 

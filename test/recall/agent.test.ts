@@ -15,7 +15,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { recallTools } from '../../src/ai-sdk.js';
 import type { JsonlStore } from '../../src/store/jsonl.js';
-import { compactedSession, FACT, makeStore, type StoreKind } from './support.js';
+import { compactedSession, FACT, makeStore, STORE_KINDS } from './support.js';
 
 /** The newest tool result in the prompt, as the model sees it. */
 function lastToolResult(options: LanguageModelV3CallOptions): {
@@ -71,7 +71,7 @@ function recallingAgent() {
   });
 }
 
-describe.each<StoreKind>(['jsonl', 'memory'])('recall tools on the %s store, called by an agent', (kind) => {
+describe.each(STORE_KINDS)('recall tools on the %s store, called by an agent', (kind) => {
   it('history_search finds a fact compacted away five compactions earlier; session_archive_read returns the span', async () => {
     const { store, dispose } = makeStore(kind);
     try {
@@ -104,7 +104,10 @@ describe.each<StoreKind>(['jsonl', 'memory'])('recall tools on the %s store, cal
           read: { tool: 'history_search', input: { entryId: planted.id } },
         }),
       ]);
-      expect((search!.hits as { snippet: string }[])[0]!.snippet).toContain(FACT);
+      // The store's snippet: the matched words marked, in their sentence.
+      expect((search!.hits as { snippet: string }[])[0]!.snippet).toBe(
+        '…The «staging» «deploy» «key» is kestrel-4417.',
+      );
       expect(read).toMatchObject({ entryId: planted.id, where: 'older' });
       expect(read!.text).toContain(FACT);
 

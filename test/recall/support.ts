@@ -5,18 +5,21 @@ import { join } from 'node:path';
 import { openSession, presetOptions, type Session } from '../../src/session/index.js';
 import { jsonlStore } from '../../src/store/jsonl.js';
 import { memoryStore } from '../../src/store/memory.js';
+import { sqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/store.js';
 import { scripted } from '../presets/support.js';
 
 export const FACT = 'The staging deploy key is kestrel-4417.';
 
-export type StoreKind = 'memory' | 'jsonl';
+export type StoreKind = 'memory' | 'jsonl' | 'sqlite';
+export const STORE_KINDS: StoreKind[] = ['memory', 'jsonl', 'sqlite'];
 
 export function makeStore(kind: StoreKind): { store: Store; dispose: () => void } {
   if (kind === 'memory') return { store: memoryStore(), dispose: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'condense-recall-'));
   return {
-    store: jsonlStore({ dir, fsync: false }),
+    store:
+      kind === 'jsonl' ? jsonlStore({ dir, fsync: false }) : sqliteStore({ path: join(dir, 'condense.db') }),
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

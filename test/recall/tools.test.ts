@@ -2,12 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../src/model/json.js';
 import { NO_ARCHIVE } from '../../src/recall/archive.js';
-import { parseQuery, scanSearch } from '../../src/recall/search.js';
 import { type RecallToolSpec, recallToolSpecs } from '../../src/recall/tools.js';
 import { openSession, type Session } from '../../src/session/index.js';
 import type { JsonlStore } from '../../src/store/jsonl.js';
 import { memoryStore } from '../../src/store/memory.js';
-import { compactedSession, FACT, makeStore } from './support.js';
+import { compactedSession, FACT, makeStore, STORE_KINDS } from './support.js';
 
 type Result = Record<string, JsonValue> & { error?: string };
 
@@ -126,7 +125,10 @@ describe('history_search', () => {
     expect(JSON.stringify((await session.prepare()).messages)).not.toContain('kestrel');
     const found = await tools(session).search({ query: 'kestrel*' });
     expect(found.hits).toEqual([expect.objectContaining({ seq: 1, where: 'context', read: null })]);
-    expect(JSON.stringify(found.hits)).toContain('kestrel-4417');
+    // The line of the output that matched, not the call's name and input before it.
+    expect((found.hits as { snippet: string }[])[0]!.snippet).toBe(
+      '…The staging deploy key is «kestrel»-4417.',
+    );
     expect(
       (await tools(session).search({ entryId: (found.hits as { entryId: string }[])[0]!.entryId })).text,
     ).toContain(FACT);
@@ -141,28 +143,44 @@ describe('history_search', () => {
     expect((await search({ entryId: 'nope' })).error).toBe('no entry nope in this session');
     expect((await search({ query: 'x', limit: 500 })).error).toMatch(/bad input: limit/);
   });
+});
 
-  it('matches words as FTS5 does: all terms, phrases in order, prefixes, case and accents folded', async () => {
-    const store = memoryStore();
-    const session = await openSession(store, 's');
-    const texts = [
-      'Déployer le Service de facturation',
-      'service deploy failed',
-      'the failed deploy of billing',
-    ];
-    for (const text of texts) await session.append({ role: 'user', parts: [{ type: 'text', text }] });
-    const seqs = async (query: string) =>
-      (await scanSearch(store).search(query, { sessionId: 's' })).map((h) => h.seq).sort();
-    expect(await seqs('deploy failed')).toEqual([1, 2]);
-    expect(await seqs('"deploy failed"')).toEqual([1]);
-    expect(await seqs('"failed deploy"')).toEqual([2]);
-    expect(await seqs('DEPLOYER')).toEqual([0]);
-    expect(await seqs('deploy*')).toEqual([0, 1, 2]);
-    expect(await seqs('factur*')).toEqual([0]);
-    expect(parseQuery('"a b"* c')).toEqual([
-      { words: ['a', 'b'], prefix: true },
-      { words: ['c'], prefix: false },
-    ]);
+describe.each(STORE_KINDS)('history_search on the %s store', (kind) => {
+  it("answers with the store's own search: its query syntax, ranking and snippets, in this session only", async () => {
+    const { store, dispose } = makeStore(kind);
+    try {
+      const texts = [
+        'Déployer le Service de facturation',
+        'service deploy failed',
+        'the failed deploy of billing',
+      ];
+      const sessions = [await openSession(store, 's'), await openSession(store, 'other')];
+      for (const session of sessions)
+        for (const text of texts) await session.append({ role: 'user', parts: [{ type: 'text', text }] });
+      const { search } = tools(sessions[0]!);
+      type Hit = { entryId: string; seq: number; snippet: string };
+      const hits = async (query: string) => ((await search({ query })).hits as Hit[]).map((h) => h.seq);
+      expect((await hits('deploy failed')).sort()).toEqual([1, 2]);
+      expect(await hits('"failed deploy"')).toEqual([2]);
+      expect(await hits('DEPLOYER')).toEqual([0]);
+      expect((await hits('deploy*')).sort()).toEqual([0, 1, 2]);
+      expect(await hits('zebra')).toEqual([]);
+      for (const query of ['deploy failed', 'deploy*', 'factur*', 'service']) {
+        const own = await store.search(query, { sessionId: 's', limit: 10 });
+        const found = (await search({ query })).hits as Hit[];
+        expect(
+          found.map(({ entryId, seq, snippet }) => ({ entryId, seq, snippet })),
+          query,
+        ).toEqual(own.map(({ entryId, seq, snippet }) => ({ entryId, seq, snippet })));
+      }
+      expect(((await search({ query: '"failed deploy"' })).hits as Hit[])[0]!.snippet).toBe(
+        'the «failed deploy» of billing',
+      );
+      expect((await search({ query: ' -- ' })).error).toMatch(/has no words to look for/);
+    } finally {
+      await store.close();
+      dispose();
+    }
   });
 });
 

@@ -169,6 +169,13 @@ export function searchConformance(h: StoreHandle): void {
       expect(hit!.snippet).toMatch(/^…(lorem ){8}«needle»( ipsum){15}…$/);
     });
 
+    it('quotes the matched words in their sentence, where the terms meet', async () => {
+      const text = `Deploy notes.\n${'Step done; '.repeat(20)}all done. The staging deploy key is kestrel-4417. Rotate it.`;
+      await seeded('s1', entries('s1', [{ role: 'user', parts: [{ type: 'text', text }] }]));
+      const [hit] = await h.store().search('deploy kestrel*');
+      expect(hit!.snippet).toBe('…The staging «deploy» key is «kestrel»-4417. Rotate it.');
+    });
+
     it('reads FTS operators and quotes in a query as words, never as syntax', async () => {
       await seeded();
       for (const query of ['login AND OR NOT', 'NEAR(login main)', 'login"', 'login -main', 'login^ {x}:']) {

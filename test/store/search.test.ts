@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/model/errors.js';
 import { ftsExpression, parseSearchQuery, tokenize } from '../../src/store/search-query.js';
-import { rankDocs, snippet } from '../../src/store/search-rank.js';
+import { rankDocs } from '../../src/store/search-rank.js';
+import { snippet } from '../../src/store/search-snippet.js';
 
 const WORDS = ['Café', 'cafe', 'CAFÉS', 'naïve', 'auth', 'authentication', 'Zürich', 'x1', '42', '日本', 'ß'];
 const SEPARATORS = [' ', ', ', '/', '-', '_', '.', '\n', ' "', '(', ') '];
@@ -87,6 +88,24 @@ describe('search queries and snippets', () => {
       '(«auth», then «AUTH» again)',
     );
     expect(snippet('push to main', parseSearchQuery('"to main"').terms)).toBe('push «to main»');
+  });
+
+  it('quotes the match in its sentence or line, where most of the terms meet', () => {
+    const terms = (q: string) => parseSearchQuery(q).terms;
+    const fact = 'Build passed. Tests ran fine. The staging deploy key is kestrel-4417. Rotate it.';
+    expect(snippet(fact, terms('deploy key'))).toBe(
+      '…The staging «deploy» «key» is kestrel-4417. Rotate it.',
+    );
+    expect(snippet('npm test\nok 12\nFAIL auth.test.ts', terms('fail'))).toBe('…«FAIL» auth.test.ts');
+    // An early "Deploy" alone does not pull the excerpt away from where both terms occur.
+    const notes = `Deploy notes.\n${'Step done; '.repeat(20)}\nThe staging deploy key is kestrel-4417.`;
+    expect(snippet(notes, terms('deploy kestrel*'))).toBe('…The staging «deploy» key is «kestrel»-4417.');
+    // Where the terms are closest, not the first window that holds them all.
+    expect(
+      snippet(`${'alpha beta gamma. '.repeat(5)}The key is kestrel-4417.`, terms('gamma kestrel*')),
+    ).toBe('…alpha beta «gamma». The key is «kestrel»-4417.');
+    // Without a sentence start in reach, the usual eight words before.
+    expect(snippet(`${'a '.repeat(20)}needle`, terms('needle'))).toBe(`…${'a '.repeat(8)}«needle»`);
   });
 
   it('cuts huge words and gaps, so a hit in a megabyte output stays one short line', () => {
