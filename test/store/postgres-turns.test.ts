@@ -24,7 +24,10 @@ const pool = poolOn(schema, 3);
 // index serves the query.
 const seedPool = poolOn(seedSchema, 1, ' -c enable_seqscan=off');
 
-/** The store's query path (BIGINT as numbers, as in SQLite), with `?` numbered as $1, $2, … */
+/**
+ * The store's query path (BIGINT as numbers, as in SQLite), with `?` numbered as $1, $2, …: the
+ * only change the seed's traversals need on Postgres.
+ */
 const runner = (p: pg.Pool | pg.PoolClient): SqlRunner => ({
   all: <R>(sql: string, ...params: unknown[]) => {
     let n = 0;
