@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { query, settle } from './postgres-pool.js';
+import { PG_AGENT_TURNS_VIEW } from './postgres-turns.js';
 
 /** The schema condense's tables live in unless told otherwise: apart from an application's own `sessions`. */
 export const DEFAULT_PG_SCHEMA = 'condense';
@@ -89,6 +90,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   CREATE TRIGGER events_never_change BEFORE UPDATE OR DELETE ON $S.events
     FOR EACH ROW EXECUTE FUNCTION $S.events_append_only();
   `,
+  // Seed 002's agent_turns view, as SQLite has it (it reads entries_children, made by step 1).
+  PG_AGENT_TURNS_VIEW,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -1,5 +1,5 @@
 /**
- * The agent_turns rows the SQLite view must give for a session, computed from the JavaScript turn
+ * The agent_turns rows the SQLite and Postgres views must give for a session, computed from the JavaScript turn
  * view (src/lineage): the two derive turns independently and must agree row for row.
  */
 import type Database from 'better-sqlite3';
@@ -56,6 +56,9 @@ export function expectedRows(log: Entry[], sessionId: string, model: string | un
     });
 }
 
+/** A session's rows of the view, in order (the view's own). */
+export const VIEW_ROWS = 'SELECT * FROM agent_turns WHERE session_id = ?';
+
 export function viewRows(db: Database.Database, sessionId: string): TurnRow[] {
-  return db.prepare('SELECT * FROM agent_turns WHERE session_id = ?').all(sessionId) as TurnRow[];
+  return db.prepare(VIEW_ROWS).all(sessionId) as TurnRow[];
 }
