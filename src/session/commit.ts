@@ -1,12 +1,9 @@
 import { type CompactionPlan, isMarkerOnly, LAST_REQUEST_PREFIX, NoProgressError } from '../compact/index.js';
-import { renderContext, splitAiSdkSystem } from '../context/index.js';
 import { buildCompactionEntry } from '../model/build.js';
 import type { CompactionEntry, Entry, Pivot, PivotDetails } from '../model/entry.js';
 import type { Message } from '../model/message.js';
-import { appendWrite } from './entries.js';
 import type { Session } from './session.js';
 import { afterPivot } from './state.js';
-import { viewOptions } from './summary-input.js';
 
 /**
  * The second half of a compaction, shared by the one that summarizes on the agent's path and the
@@ -24,9 +21,6 @@ export type CompactionOutcome =
       millis: number;
     }
   | { status: 'skipped'; reason: string };
-
-/** Seed 001 §4.3's synthetic message (X-03), off by default. */
-export const CONTINUE_MESSAGE = 'Continue if you have next steps';
 
 /** The figures a compaction's numbers rest on, taken when it starts. */
 export interface CompactionFigures {
@@ -115,30 +109,6 @@ export async function commitPivot(
   return committed;
 }
 
-/** After the pivot is written: what follows may fail without undoing or misreporting it. */
-export async function finishCompaction(
-  session: Session,
-  pivot: CompactionEntry,
-  done: { auto: boolean; summary: string; tokensBefore: number; tokensAfter: number; started: number },
-): Promise<CompactionOutcome> {
-  const { config } = session;
-  const after = async (what: string, step: () => unknown) => {
-    try {
-      await step();
-    } catch (error) {
-      session.events.emit('warning', { message: `${what} failed after a successful compaction`, error });
-    }
-  };
-  if (done.auto && config.compaction.continueMessage)
-    await after('the continue message', () => appendContinue(session));
-  await after('the token recount', () => recount(session));
-  const millis = Date.now() - done.started;
-  const { tokensBefore, tokensAfter, summary } = done;
-  session.events.emit('compaction:end', { pivot, tokensBefore, tokensAfter, millis });
-  await after('the afterCompact hook', () => config.hooks.afterCompact?.(pivot));
-  return { status: 'compacted', pivot, summary, tokensBefore, tokensAfter, millis };
-}
-
 /**
  * The summary as stored: the preset's `formatSummary`, else the text with the user's latest
  * request appended verbatim when neither the kept tail nor the text carries it (issue 4 §5,
@@ -187,41 +157,4 @@ function firstKeptEntry(active: Entry[], plan: CompactionPlan): Entry | undefine
   return active.find(
     (e) => through !== undefined && e.seq > through.seq && e.kind === 'message' && !isMarkerOnly(e),
   );
-}
-
-async function appendContinue(session: Session): Promise<void> {
-  const setting = session.config.compaction.continueMessage;
-  const text = typeof setting === 'string' ? setting : CONTINUE_MESSAGE;
-  const message: Message = {
-    role: 'user',
-    parts: [{ type: 'text', text, synthetic: true }],
-    metadata: { synthetic: true },
-  };
-  await session.log.mutate(appendWrite([message], session.config));
-}
-
-/** After compaction the provider's last count is stale: use its count endpoint if one is configured. */
-async function recount(session: Session): Promise<void> {
-  const { countTokens } = session.config.compaction;
-  if (!countTokens) return;
-  // Count exactly what prepare() would send next.
-  const payload = renderContext(session.log.active, {
-    ...viewOptions(session.config),
-    format: 'ai-sdk',
-    system: session.sentContext.system,
-  });
-  const tokens = await countTokens({ ...splitAiSdkSystem(payload), tools: session.sentContext.tools });
-  if (tokens === undefined || !Number.isFinite(tokens)) return;
-  await session.log.mutate((record) => ({
-    append: [],
-    state: {
-      ...record.state,
-      lastUsage: {
-        usage: { inputTotal: tokens, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 },
-        model: session.config.model,
-        afterSeq: record.nextSeq,
-      },
-      addedSinceUsage: 0,
-    },
-  }));
 }

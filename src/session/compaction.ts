@@ -7,17 +7,13 @@ import {
 } from '../compact/index.js';
 import type { Message } from '../model/message.js';
 import { planHeldInPart } from './cold-window.js';
-import {
-  type CompactionOutcome,
-  commitPivot,
-  compactionFigures,
-  finishCompaction,
-  storedSummary,
-} from './commit.js';
+import { type CompactionOutcome, commitPivot, compactionFigures, storedSummary } from './commit.js';
+import { finishCompaction } from './finish.js';
 import type { Session } from './session.js';
 import { seedCall, summarizedView } from './summary-input.js';
 
-export { CONTINUE_MESSAGE, type CompactionOutcome } from './commit.js';
+export type { CompactionOutcome } from './commit.js';
+export { CONTINUE_MESSAGE } from './finish.js';
 
 /**
  * Summarize → validate → commit. The store is written only after the summary is valid, in one

@@ -50,6 +50,7 @@ const PUBLIC = {
     'VersionConflictError',
     'WindowNotHeldError',
     'extractiveSummarizer',
+    'inProcessQueue',
     'isContextOverflowError',
     'llmSummarizer',
     'loadConfig',
