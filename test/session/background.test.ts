@@ -124,6 +124,29 @@ describe('background compaction', () => {
     expectValid(prepared);
   });
 
+  it("an after-step overflow's queued compaction takes the prepared summary too", async () => {
+    const model = slowModel(50);
+    const session = await openSession(memoryStore(), 's', options(llmSummarizer({ model })));
+    const seen = recorder(session);
+    await growPast(session, 4_800);
+    await next(session, 'background:prepared');
+    const prompt = session.estimate().tokens;
+    const step = await session.recordStep({
+      message: sizedSay('A long answer', 3_500),
+      usage: { prompt_tokens: prompt, completion_tokens: 3_500 },
+    });
+    expect(step.markerId).not.toBeNull();
+    const prepared = await session.prepare();
+    expect(prepared.compaction).toMatchObject({
+      status: 'compacted',
+      pivot: { pivot: { markerId: step.markerId } },
+    });
+    expect(seen['background:applied']).toHaveLength(1);
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(session.record.state.pendingMarkerId).toBeNull();
+    expectValid(prepared);
+  });
+
   it('a summary still being written at the hard threshold is waited for, not begun again', async () => {
     const model = slowModel(400);
     const session = await openSession(memoryStore(), 's', options(llmSummarizer({ model })));
