@@ -18,6 +18,7 @@ import {
   validate,
 } from '../../src/index.js';
 import * as jsonl from '../../src/jsonl.js';
+import * as pgBoss from '../../src/pg-boss.js';
 import * as sqlite from '../../src/sqlite.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -67,6 +68,7 @@ const PUBLIC = {
   './sqlite': ['DEFAULT_SQLITE_PATH', 'sqliteStore'],
   './jsonl': ['DEFAULT_JSONL_DIR', 'jsonlStore'],
   './ai-sdk': ['condenseMiddleware', 'fromAiSdkResponse', 'recallTools', 'stepHooks'],
+  './pg-boss': ['pgBossQueue'],
 };
 
 describe('public API', () => {
@@ -75,13 +77,20 @@ describe('public API', () => {
     ['./sqlite', sqlite],
     ['./jsonl', jsonl],
     ['./ai-sdk', aiSdk],
+    ['./pg-boss', pgBoss],
   ] as const)('entry %s exports exactly the pinned names', (entry, module) => {
     expect(Object.keys(module).sort()).toEqual([...PUBLIC[entry]].sort());
   });
 
   it("package.json maps each entry to its source file's build output, types first", () => {
     const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8'));
-    const source = { '.': 'index', './sqlite': 'sqlite', './jsonl': 'jsonl', './ai-sdk': 'ai-sdk' };
+    const source = {
+      '.': 'index',
+      './sqlite': 'sqlite',
+      './jsonl': 'jsonl',
+      './ai-sdk': 'ai-sdk',
+      './pg-boss': 'pg-boss',
+    };
     for (const [entry, file] of Object.entries(source)) {
       // Key order matters: TypeScript and Node take the first condition that matches.
       expect(pkg.exports[entry], entry).toEqual({
@@ -95,6 +104,7 @@ describe('public API', () => {
       './ai-sdk',
       './jsonl',
       './package.json',
+      './pg-boss',
       './sqlite',
     ]);
   });

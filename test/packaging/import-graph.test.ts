@@ -58,6 +58,8 @@ describe('what each entry point loads', () => {
     // The detector sees ESM packages: without this, an empty list would pass.
     expect(loaded).toContain('ai');
     expect(loaded).not.toContain('better-sqlite3');
+    expect(loaded).not.toContain('pg-boss');
+    expect(loaded).not.toContain('pg');
     for (const name of CLI_ONLY) expect(loaded).not.toContain(name);
   });
 
@@ -79,6 +81,13 @@ describe('what each entry point loads', () => {
     const loaded = packagesLoadedBy('sqlite.js');
     expect(loaded).toContain('better-sqlite3');
     for (const name of CLI_ONLY) expect(loaded).not.toContain(name);
+  });
+
+  it('condense/pg-boss loads pg-boss (and pg), not SQLite', () => {
+    const loaded = packagesLoadedBy('pg-boss.js');
+    expect(loaded).toContain('pg-boss');
+    expect(loaded).toContain('pg');
+    expect(loaded).not.toContain('better-sqlite3');
   });
 });
 
@@ -125,5 +134,10 @@ describe('who imports what, in the source', () => {
       'store/sqlite.ts',
     ]);
     expect(importers((s) => /(^|\/)sqlite\.js$/.test(s)).sort()).toEqual(['cli/io.ts', 'sqlite.ts']);
+  });
+
+  it('pg-boss is reached only through the condense/pg-boss entry', () => {
+    expect(importers((s) => s === 'pg-boss')).toEqual(['integrations/pg-boss/queue.ts']);
+    expect(importers((s) => /(^|\/)pg-boss\/queue\.js$/.test(s))).toEqual(['pg-boss.ts']);
   });
 });

@@ -82,7 +82,9 @@ export class BackgroundCompaction {
       const id = await this.queue.submit(job);
       const span = new Set(plan.toSummarize.map((e) => e.id));
       const pending: Pending = { id, job, span, touched: false, settled: null, outcome: this.queue.wait(id) };
-      pending.outcome = pending.outcome.then((outcome) => {
+      // A queue that cannot say (its database went away) has, for this session, failed the job.
+      const failed = (error: unknown): JobOutcome => ({ state: 'failed', error: String(error) });
+      pending.outcome = pending.outcome.catch(failed).then((outcome) => {
         pending.settled = outcome;
         if (outcome.state === 'done')
           session.events.emit('background:prepared', { jobId: id, millis: outcome.millis });
