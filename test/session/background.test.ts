@@ -11,6 +11,7 @@ import { ConfigError } from '../../src/model/errors.js';
 import {
   openSession,
   type Prepared,
+  presetOptions,
   type Session,
   type SessionEvents,
   type SessionOptions,
@@ -269,6 +270,40 @@ describe('background compaction', () => {
     expect(seen['background:applied']).toHaveLength(1);
     expect(JSON.stringify((await session.history()).slice(0, JSON.parse(history).length))).toBe(history);
     expectValid(prepared);
+  });
+
+  it('a preset summary call (seed 004: agent prompt and tools, cleaned history) is the same call as on the agent path', async () => {
+    const system = 'You are a coding agent.';
+    const tools = [{ name: 'bash', description: 'Run a command', inputSchema: { type: 'object' } }];
+    const open = async (background: boolean) => {
+      const model = slowModel(0);
+      const preset = presetOptions('seed-004', { summarizerModel: model });
+      const session = await openSession(memoryStore(), 's', {
+        ...preset,
+        compaction: { ...preset.compaction, countTokens: undefined },
+        budget: { ...preset.budget, absolute: 8_000 },
+        model: 'm',
+        limits: { contextWindow: 10_000, maxOutput: 1_000 },
+        system,
+        tools,
+        background: background ? { soft: 0.6 } : false,
+      });
+      for (let i = 1; i <= 9; i++)
+        await session.append([sizedUser(`Task ${i}: step ${i}`, 300), sizedSay(`Did ${i}`, 300)]);
+      return { model, session };
+    };
+    const inline = await open(false);
+    await inline.session.compact({ auto: true });
+    const background = await open(true);
+    await background.session.prepare();
+    expect(background.session.background!.job).not.toBeNull();
+    await next(background.session, 'background:prepared');
+    const call = (m: MockLanguageModelV3) => {
+      const { prompt, tools, toolChoice } = m.doGenerateCalls[0]!;
+      return { prompt, tools, toolChoice };
+    };
+    expect(call(background.model)).toEqual(call(inline.model));
+    expect(JSON.stringify(call(inline.model).prompt)).toContain(system);
   });
 
   it('rejects a soft threshold outside (0, 1) before writing anything', async () => {
