@@ -34,6 +34,7 @@ export class BackgroundCompaction {
   private pending: Pending | null = null;
   /** After a failure or an empty plan: no new job before the prompt passes `tokens` (same pivot). */
   private idle: { pivotId: string | null; tokens: number } | null = null;
+  private starting = false;
   /** Prepared summaries discarded so far (stale, failed, or too small to apply). */
   discarded = 0;
 
@@ -74,10 +75,11 @@ export class BackgroundCompaction {
     const tokens = session.estimate().tokens;
     if (!pastSoft(tokens, config.budget, this.soft)) return;
     if (this.idle && this.idle.pivotId === state.pivotId && tokens <= this.idle.tokens) return;
-    if (!log.whole || guard.stopped || guard.suspended(tokens, config.budget)) return;
-    const plan = softPlan(session, tokens);
-    if (isNothingToCompact(plan)) return this.rest(session, tokens);
+    if (this.starting || !log.whole || guard.stopped || guard.suspended(tokens, config.budget)) return;
+    this.starting = true; // two prepare() calls at once must not queue two jobs
     try {
+      const plan = softPlan(session, tokens);
+      if (isNothingToCompact(plan)) return this.rest(session, tokens);
       const job = buildJob(session, plan);
       const id = await this.queue.submit(job);
       const span = new Set(plan.toSummarize.map((e) => e.id));
@@ -100,6 +102,8 @@ export class BackgroundCompaction {
       // The queue is down or the job would not serialize: the hard threshold compacts as usual.
       session.events.emit('warning', { message: 'a background summary could not be queued', error });
       this.rest(session, tokens);
+    } finally {
+      this.starting = false;
     }
   }
 
