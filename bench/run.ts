@@ -5,12 +5,14 @@
  *   npm run bench -- --json    the same rows as JSON
  *   npm run bench -- --quick   smaller sizes, for a smoke run
  *   npm run bench -- --huge    also the 1,000,000-entry cold open (builds a ~4.5 GB SQLite file)
+ *   npm run bench -- --stall   only the stall at the hard threshold, with and without background compaction
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ColdRow, coldOpen } from './cold.js';
 import { coldTable, turnTable } from './report.js';
+import { type StallRow, stallBench, stallTable } from './stall.js';
 import {
   checkTurn,
   compactedTurn,
@@ -28,6 +30,15 @@ const SIZES = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
 const WINDOWS = quick ? [1_000, 10_000] : [1_000, 10_000, 75_000];
 const COLD = [quick ? 10_000 : 100_000, ...(args.has('--huge') ? [1_000_000] : [])];
 const TURNS = 300;
+// About 25 s at most: the summarizer and the model calls are simulated by waits of their length.
+const STALL = {
+  compactions: quick ? 5 : 16,
+  summaryMillis: 200,
+  jitterMillis: 50,
+  stepMillis: 25,
+  maxSeconds: 14,
+};
+const only = args.has('--stall');
 const STORES: StoreKind[] = ['memory', 'sqlite'];
 const dir = mkdtempSync(join(tmpdir(), 'condense-bench-'));
 const sessions = new Sessions(dir);
@@ -38,7 +49,16 @@ const progress = (what: string) => {
 const turnRows: TurnRow[] = [];
 const windowRows: TurnRow[] = [];
 const coldRows: ColdRow[] = [];
+let stallRows: StallRow[] = [];
 try {
+  if (!only) await sizes();
+  stallRows = await stallBench(STALL);
+  progress('stall');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function sizes(): Promise<void> {
   // Warm up the JIT on a throwaway run, so the first figure is not a cold start.
   await checkTurn(sessions, 'memory', 1_000, TURNS);
   await uncompactedTurn(sessions, 'memory', 1_000, TURNS);
@@ -63,16 +83,16 @@ try {
     coldRows.push(await coldOpen(dir, size, 100));
     progress(`cold ${size}`);
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
 }
 
 if (args.has('--json')) {
   process.stdout.write(
-    `${JSON.stringify({ turns: turnRows, windows: windowRows, cold: coldRows }, null, 2)}\n`,
+    `${JSON.stringify({ turns: turnRows, windows: windowRows, cold: coldRows, stall: stallRows }, null, 2)}\n`,
   );
+} else if (only) {
+  process.stdout.write(`${stallTable(stallRows, STALL)}\n`);
 } else {
   process.stdout.write(
-    `${turnTable(turnRows, 'msgs')}\n\n${turnTable(windowRows, 'entries')}\n\n${coldTable(coldRows)}\n`,
+    `${turnTable(turnRows, 'msgs')}\n\n${turnTable(windowRows, 'entries')}\n\n${coldTable(coldRows)}\n\n${stallTable(stallRows, STALL)}\n`,
   );
 }

@@ -6,7 +6,8 @@ const defined = <T extends object>(o: T | undefined): Partial<T> =>
 /**
  * `over` on top of `base`, setting by setting: a nested group (budget, limits, checks, compaction
  * and its plan, prune) keeps what `over` does not name, so a file that sets `budget.threshold`
- * keeps the preset's other budget rules. `prune: false` turns pruning off; settings turn it on.
+ * keeps the preset's other budget rules. `prune: false` turns pruning off; settings turn it on
+ * (likewise `background`).
  * This is the precedence chain's one rule: flags over file over preset over defaults.
  */
 export function mergeOptions(base: SessionOptions, over: SessionOptions): SessionOptions {
@@ -27,5 +28,8 @@ export function mergeOptions(base: SessionOptions, over: SessionOptions): Sessio
     merged.compaction = { ...base.compaction, ...defined(over.compaction), ...(plan ? { plan } : {}) };
   }
   if (base.prune && over.prune) merged.prune = { ...base.prune, ...defined(over.prune) };
+  // The file's `soft` and the program's `queue` combine.
+  if (base.background && over.background)
+    merged.background = { ...base.background, ...defined(over.background) };
   return merged;
 }

@@ -28,6 +28,7 @@ const LAYOUTS = keysOf<SummaryLayout>({
   system: true,
   'question+assistant': true,
 });
+const SOFT = 'must be a share of the compaction trigger in (0, 1) (0.6 = prepare a summary at 60%)';
 const PRUNABLE = keysOf<PrunableState>({ completed: true, error: true });
 
 const limits = z.strictObject({
@@ -133,6 +134,17 @@ export const configSchema = z.strictObject({
       atOpen: z.boolean().optional(),
       estimate: z.enum(['calibrated', 'local']).optional(),
     })
+    .optional(),
+  background: z
+    .union(
+      [
+        z.literal(false),
+        z.strictObject({
+          soft: z.number({ error: SOFT }).gt(0, { error: SOFT }).lt(1, { error: SOFT }).optional(),
+        }),
+      ],
+      { error: 'must be false or a mapping with soft (a share of the compaction trigger in (0, 1))' },
+    )
     .optional(),
   /** Pegasus's `session.compactThreshold`. */
   session: z

@@ -66,6 +66,7 @@ export function settingsOf(data: ConfigData): ConfigSettings | ConfigIssue[] {
     ...(prune !== undefined ? { prune } : {}),
     ...(Object.keys(compaction).length > 0 ? { compaction } : {}),
     ...(data.checks ? { checks: data.checks } : {}),
+    ...(data.background !== undefined ? { background: data.background } : {}),
   };
   return {
     ...(data.preset ? { preset: resolvePresetName(data.preset) } : {}),

@@ -1,41 +1,19 @@
 import {
   buildSummaryRequest,
-  type CompactionPlan,
   DEFAULT_PLAN_OPTIONS,
   FloorTooLargeError,
-  isMarkerOnly,
-  LAST_REQUEST_PREFIX,
-  NoProgressError,
   type PlanOptions,
   planCompaction,
 } from '../compact/index.js';
-import { renderContext, splitAiSdkSystem } from '../context/index.js';
-import { buildCompactionEntry } from '../model/build.js';
-import type { CompactionEntry, Entry, Pivot } from '../model/entry.js';
 import type { Message } from '../model/message.js';
 import { planHeldInPart } from './cold-window.js';
-import { appendWrite } from './entries.js';
+import { type CompactionOutcome, commitPivot, compactionFigures, storedSummary } from './commit.js';
+import { finishCompaction } from './finish.js';
 import type { Session } from './session.js';
-import { afterPivot } from './state.js';
-import { seedCall, summarizedView, viewOptions } from './summary-input.js';
+import { seedCall, summarizedView } from './summary-input.js';
 
-export type CompactionOutcome =
-  | {
-      status: 'compacted';
-      pivot: CompactionEntry;
-      summary: string;
-      tokensBefore: number;
-      tokensAfter: number;
-      millis: number;
-    }
-  | { status: 'skipped'; reason: string };
-
-/** Seed 001 §4.3's synthetic message (X-03), off by default. */
-export const CONTINUE_MESSAGE = 'Continue if you have next steps';
-
-function isMarker(e: Entry): boolean {
-  return e.kind === 'message' && isMarkerOnly(e);
-}
+export type { CompactionOutcome } from './commit.js';
+export { CONTINUE_MESSAGE } from './finish.js';
 
 /**
  * Summarize → validate → commit. The store is written only after the summary is valid, in one
@@ -48,18 +26,12 @@ export async function runCompaction(
   const started = Date.now();
   const { config, log } = session;
   const previousPivotId = log.record.state.pivotId;
-  const estimate = session.estimate();
-  const tokensBefore = estimate.tokens;
-  const calibrated = (raw: number) => Math.ceil(raw * estimate.ratio);
-  // Besides the declared system prompt and tools, the provider counted tokens the log cannot
-  // explain (the calibration residual): they stay after compaction too.
-  const state = log.record.state;
-  const residual = state.calibration[state.lastUsage?.model ?? config.model]?.residual ?? 0;
-  const overhead = Math.ceil(calibrated(session.overheadRaw) + Math.max(0, residual));
+  const figures = compactionFigures(session);
+  const { tokensBefore, ratio, overhead } = figures;
+  const calibrated = (raw: number) => Math.ceil(raw * ratio);
   const limit = config.budget.limit;
-  const instructions =
-    [config.compaction.instructions, opts.instructions].filter(Boolean).join('\n\n') || undefined;
-  const options = planOptions(session, limit === null ? null : limit - overhead, estimate.ratio);
+  const instructions = compactionInstructions(session, opts.instructions);
+  const options = planOptions(session, limit === null ? null : limit - overhead, ratio);
   // A window held only in part is streamed and pre-summarized in chunks (session/cold-window.ts).
   const plan = log.whole
     ? planCompaction(log.active, options)
@@ -82,7 +54,7 @@ export async function runCompaction(
     tokensBefore,
   });
 
-  const { appendix, summaryCall, formatSummary } = config.compaction;
+  const { appendix, summaryCall } = config.compaction;
   const request = buildSummaryRequest(plan, { instructions, estimator: config.estimator, appendix });
   let view: Message[] | undefined;
   const spanView = () => (view ??= summarizedView(config, log.active, plan));
@@ -93,73 +65,26 @@ export async function runCompaction(
   }
   const result = await config.summarizer.summarize(request, opts.signal);
   opts.signal?.throwIfAborted();
-  const summary = formatSummary
-    ? formatSummary(result.text, { latestRequest: plan.latestUserRequest, view: spanView() })
-    : withLatestRequest(result.text, plan);
-
-  let pivotEntry: CompactionEntry | null = null;
-  let tokensAfter = 0;
-  await log.mutate((record, active) => {
-    pivotEntry = null; // a retried attempt must not report the entry of a failed one
-    // Another worker compacted first: theirs stands, ours is dropped (exactly one compaction).
-    if (record.state.pivotId !== previousPivotId) return null;
-    const pivot: Pivot = pivotOf(plan, summary, result.details, {
-      tokensBefore,
-      auto: opts.auto,
-      summarizer: config.summarizer.name,
-      model: config.summarizer.model,
-      previousPivotId,
-      markerId: opts.markerId ?? record.state.pendingMarkerId ?? undefined,
-    });
-    const firstKept = firstKeptEntry(active, plan);
-    pivot.firstKeptId = firstKept?.id ?? null;
-    const entry = buildCompactionEntry(
-      pivot,
-      { sessionId: record.id, seq: record.nextSeq, parentId: record.headId, createdAt: config.now() },
-      config.estimator,
-    );
-    const visible = firstKept
-      ? active.filter((e) => e.seq >= firstKept.seq && e.kind === 'message' && !isMarker(e))
-      : [];
-    tokensAfter = overhead + calibrated(entry.tokens + visible.reduce((a, e) => a + e.tokens, 0));
-    if (tokensAfter >= tokensBefore) throw new NoProgressError({ tokensBefore, predictedAfter: tokensAfter });
-    pivot.tokensAfter = tokensAfter;
-    pivotEntry = entry;
-    return { append: [entry], state: afterPivot(record.state, entry, visible, firstKept?.seq ?? entry.seq) };
+  const summary = storedSummary(session, result.text, plan, spanView);
+  const committed = await commitPivot(session, {
+    plan,
+    summary,
+    details: result.details,
+    auto: opts.auto,
+    markerId: opts.markerId,
+    previousPivotId,
+    figures,
+    summarizer: { name: config.summarizer.name, model: config.summarizer.model },
   });
-  const pivot = pivotEntry as CompactionEntry | null;
-  if (!pivot) return { status: 'skipped', reason: 'another worker compacted this session first' };
-  // The pivot is committed: what follows may fail without undoing or misreporting it.
-  const after = async (what: string, step: () => unknown) => {
-    try {
-      await step();
-    } catch (error) {
-      session.events.emit('warning', { message: `${what} failed after a successful compaction`, error });
-    }
-  };
-  if (opts.auto && config.compaction.continueMessage)
-    await after('the continue message', () => appendContinue(session));
-  await after('the token recount', () => recount(session));
-  const millis = Date.now() - started;
-  session.events.emit('compaction:end', { pivot, tokensBefore, tokensAfter, millis });
-  await after('the afterCompact hook', () => config.hooks.afterCompact?.(pivot));
-  return { status: 'compacted', pivot, summary, tokensBefore, tokensAfter, millis };
+  if (!('pivot' in committed))
+    return { status: 'skipped', reason: 'another worker compacted this session first' };
+  const { pivot, tokensAfter } = committed;
+  return finishCompaction(session, pivot, { auto: opts.auto, summary, tokensBefore, tokensAfter, started });
 }
 
-/**
- * Whatever the summarizer wrote, the user's latest request reaches the model verbatim: in the
- * kept tail, or in the summary (issue 4 §5, seed 004's last line).
- */
-function withLatestRequest(summary: string, plan: CompactionPlan): string {
-  const request = plan.latestUserRequest;
-  if (
-    plan.requestInTail ||
-    request === undefined ||
-    request.trim() === '' ||
-    summary.includes(`${LAST_REQUEST_PREFIX}${request}`)
-  )
-    return summary;
-  return `${summary.trimEnd()}\n\n${LAST_REQUEST_PREFIX}${request}`;
+/** The configured instructions for every summary, then this compaction's own. */
+export function compactionInstructions(session: Session, own?: string): string | undefined {
+  return [session.config.compaction.instructions, own].filter(Boolean).join('\n\n') || undefined;
 }
 
 /** Share of the trigger limit the verbatim tail may take, so the context after has room to grow. */
@@ -170,76 +95,13 @@ const MAX_TAIL_SHARE = 0.4;
  * overhead: seed 002's 30,000 tokens suit a 200k window, but with a small one they would leave
  * the context as full as before.
  */
-function planOptions(session: Session, room: number | null, ratio: number): PlanOptions {
+export function planOptions(session: Session, room: number | null, ratio: number): PlanOptions {
   const plan = session.config.compaction.plan ?? {};
   if (room === null || plan.keepNone) return plan;
   const cap = Math.max(1, Math.floor((Math.max(0, room) * MAX_TAIL_SHARE) / Math.max(ratio, 0.01)));
   return { ...plan, keepTokens: Math.min(plan.keepTokens ?? DEFAULT_PLAN_OPTIONS.keepTokens, cap) };
 }
 
-function pivotOf(
-  plan: CompactionPlan,
-  summary: string,
-  details: Pivot['details'],
-  fields: Pick<Pivot, 'tokensBefore' | 'auto' | 'summarizer' | 'model' | 'previousPivotId' | 'markerId'>,
-): Pivot {
-  return {
-    summary,
-    summarizedThroughId: plan.summarizedThroughId,
-    firstKeptId: plan.firstKeptId,
-    tokensAfter: 0,
-    details,
-    ...fields,
-    ...(fields.model === undefined ? { model: undefined } : {}),
-  };
-}
-
-/** The plan's first kept entry, or (keep-none layouts) the first message appended while summarizing. */
-function firstKeptEntry(active: Entry[], plan: CompactionPlan): Entry | undefined {
-  if (plan.firstKeptId) return active.find((e) => e.id === plan.firstKeptId);
-  const through = active.find((e) => e.id === plan.summarizedThroughId);
-  return active.find(
-    (e) => through !== undefined && e.seq > through.seq && e.kind === 'message' && !isMarker(e),
-  );
-}
-
 async function clearMarker(session: Session): Promise<void> {
   await session.log.mutate((record) => ({ append: [], state: { ...record.state, pendingMarkerId: null } }));
-}
-
-async function appendContinue(session: Session): Promise<void> {
-  const setting = session.config.compaction.continueMessage;
-  const text = typeof setting === 'string' ? setting : CONTINUE_MESSAGE;
-  const message: Message = {
-    role: 'user',
-    parts: [{ type: 'text', text, synthetic: true }],
-    metadata: { synthetic: true },
-  };
-  await session.log.mutate(appendWrite([message], session.config));
-}
-
-/** After compaction the provider's last count is stale: use its count endpoint if one is configured. */
-async function recount(session: Session): Promise<void> {
-  const { countTokens } = session.config.compaction;
-  if (!countTokens) return;
-  // Count exactly what prepare() would send next.
-  const payload = renderContext(session.log.active, {
-    ...viewOptions(session.config),
-    format: 'ai-sdk',
-    system: session.sentContext.system,
-  });
-  const tokens = await countTokens({ ...splitAiSdkSystem(payload), tools: session.sentContext.tools });
-  if (tokens === undefined || !Number.isFinite(tokens)) return;
-  await session.log.mutate((record) => ({
-    append: [],
-    state: {
-      ...record.state,
-      lastUsage: {
-        usage: { inputTotal: tokens, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 },
-        model: session.config.model,
-        afterSeq: record.nextSeq,
-      },
-      addedSinceUsage: 0,
-    },
-  }));
 }

@@ -1,5 +1,6 @@
 import type { Decision } from '../budget/index.js';
 import type { CompactionEntry } from '../model/entry.js';
+import type { DiscardReason } from './background/controller.js';
 
 export interface SessionEvents {
   overflow: { decision: Decision; markerId: string };
@@ -9,6 +10,14 @@ export interface SessionEvents {
   /** Automatic compaction failed `failures` times in a row and is off until a manual compact(). */
   'compaction:stopped': { failures: number; error: Error };
   prune: { parts: number; tokensSaved: number };
+  /** Past the soft threshold, a summary of the current prefix was queued off the agent's path. */
+  'background:start': { jobId: string; tokens: number; summarizedThroughId: string };
+  /** A queued summary is ready (`millis`: how long the worker took). */
+  'background:prepared': { jobId: string; millis: number };
+  /** At the hard threshold the prepared summary became the pivot; `waitedMillis`: the turn's wait for it. */
+  'background:applied': { jobId: string; pivot: CompactionEntry; waitedMillis: number };
+  /** A prepared (or still running) summary was dropped, never applied; `discarded` counts them so far. */
+  'background:discarded': { jobId: string; reason: DiscardReason; discarded: number };
   /** Something failed that does not undo what was done (e.g. the recount after a compaction). */
   warning: { message: string; error: unknown };
 }

@@ -50,6 +50,8 @@ async function loadWindow(store: Store, record: SessionRecord, bound: WindowBoun
  */
 export class Log {
   private queue: Promise<unknown> = Promise.resolve();
+  /** Told which entries a write replaced in place ('reload': any may have changed). */
+  private readonly changeListeners: ((changed: string[] | 'reload') => void)[] = [];
 
   private constructor(
     readonly store: Store,
@@ -105,6 +107,12 @@ export class Log {
     this.record = record;
     this.active = active;
     this.heldFromSeq = heldFromSeq;
+    for (const listener of this.changeListeners) listener('reload');
+  }
+
+  /** Calls `listener` after each write that replaced entries in place (a prune, a late tool result). */
+  onChange(listener: (changed: string[] | 'reload') => void): void {
+    this.changeListeners.push(listener);
   }
 
   /** Reads the part of the window not held yet, so that `active` is all of it. */
@@ -180,7 +188,11 @@ export class Log {
   }
 
   private applyLocally(write: Write, appended: Entry[]): void {
-    if (write.update) this.active = withUpdates(this.active, write.update);
+    if (write.update) {
+      this.active = withUpdates(this.active, write.update);
+      const ids = write.update.map((u) => u.entryId);
+      for (const listener of this.changeListeners) listener(ids);
+    }
     // push, not copy: the per-turn path must not cost more as the window grows.
     for (const e of appended) this.active.push(e);
     const from = write.state.activeFromSeq;

@@ -8,6 +8,7 @@ import type { Message } from '../model/message.js';
 import type { PruneOptions } from '../prune/index.js';
 import type { Estimator } from '../tokens/estimator.js';
 import type { ModelLimits } from '../tokens/models.js';
+import type { CompactionQueue } from './background/queue.js';
 import type { ForkMode } from './fork.js';
 
 export type PruneSettings = Partial<PruneOptions> & {
@@ -107,6 +108,21 @@ export interface CheckSettings {
   estimate?: 'calibrated' | 'local';
 }
 
+/**
+ * Background compaction: past the soft threshold a summary of the current prefix is prepared off
+ * the agent's path; at the hard threshold (the compaction trigger) it becomes the pivot at once if
+ * the prefix it covers is unchanged, else the compaction runs as usual.
+ */
+export interface BackgroundSettings {
+  /** Share of the compaction trigger (the usable budget or a lower limit) to start at, in (0, 1). Default 0.6. */
+  soft?: number;
+  /**
+   * Where the summaries are made. Default: an in-process queue writing them with this session's
+   * summarizer. `pgBossQueue` from `condense/pg-boss` runs them on PostgreSQL workers.
+   */
+  queue?: CompactionQueue;
+}
+
 export interface SessionHooks {
   /** Runs before a compaction; returning false cancels it. */
   beforeCompact?: (info: {
@@ -150,6 +166,8 @@ export interface SessionOptions {
   compaction?: CompactionSettings;
   checks?: CheckSettings;
   hooks?: SessionHooks;
+  /** Prepare summaries in the background (off by default): see BackgroundSettings. */
+  background?: false | BackgroundSettings;
   /** How `fork` starts a new session when the call does not say (default 'exact'; seed 002: 'summary'). */
   fork?: { mode?: ForkMode };
   /** Clock, for tests. */

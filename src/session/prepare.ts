@@ -146,6 +146,8 @@ export async function prepareTurn<F extends ContextFormat>(
     tokens = session.estimate();
     decision = beforeTurnDecision(tokens, config.budget);
   }
+  // Past the soft threshold a summary is prepared for the next compaction.
+  await session.background?.tick(session);
   // A window held only in part that no compaction condensed must be read whole to be sent.
   await log.loadWhole();
   if (overBytes()) {

@@ -1,9 +1,10 @@
-import { type ResolvedBudget, resolveBudget } from '../budget/index.js';
+import { checkSoft, DEFAULT_SOFT, type ResolvedBudget, resolveBudget } from '../budget/index.js';
 import { extractiveSummarizer, llmSummarizer, type Summarizer } from '../compact/index.js';
 import { type ResolvedPruneOptions, resolvePruneOptions } from '../prune/index.js';
 import type { Estimator } from '../tokens/estimator.js';
 import { estimatorByName } from '../tokens/exact.js';
 import { lookupModel } from '../tokens/models.js';
+import type { CompactionQueue } from './background/queue.js';
 import type { CheckSettings, CompactionSettings, SessionHooks, SessionOptions } from './options.js';
 
 export interface ResolvedSession {
@@ -17,6 +18,8 @@ export interface ResolvedSession {
   hooks: SessionHooks;
   /** A text part too large for any request: an error at prepare() naming it, or truncated at append. */
   oversize: 'error' | 'truncate';
+  /** Background compaction, when on: its soft threshold and the queue given (else the session makes one). */
+  background: { soft: number; queue?: CompactionQueue } | null;
   /** The agent's system prompt, when given in the options. */
   system?: string;
   /** The agent's tool definitions, when given in the options. */
@@ -87,9 +90,16 @@ export function resolveSession(options: SessionOptions, stored: StoredSettings =
       ...options.checks,
     },
     hooks: options.hooks ?? {},
+    background: backgroundOf(options.background),
     system: options.system ?? storedSystem,
     tools: options.tools,
     overheadRaw: overheadOf(estimator, options.system ?? storedSystem, options.tools),
     now: options.now ?? Date.now,
   };
+}
+
+function backgroundOf(settings: SessionOptions['background']): ResolvedSession['background'] {
+  if (!settings) return null;
+  const soft = checkSoft(settings.soft ?? DEFAULT_SOFT);
+  return { soft, ...(settings.queue ? { queue: settings.queue } : {}) };
 }

@@ -11,6 +11,8 @@ import type { ChannelEvent, StoredEvent } from '../store/events.js';
 import type { Store } from '../store/store.js';
 import type { TokenEstimate } from '../tokens/index.js';
 import { type AppendInput, hasToolMessage, planAppend, waitingResults } from './append.js';
+import { BackgroundCompaction } from './background/controller.js';
+import { inProcessQueue } from './background/queue.js';
 import { type CompactionOutcome, runCompaction } from './compaction.js';
 import { appendWrite, withCursor } from './entries.js';
 import { Emitter, type SessionEvents } from './events.js';
@@ -51,6 +53,8 @@ export class Session {
   private overflowRetried = false;
   /** Keeps a compaction that would only fail again from being retried every turn. */
   readonly guard: AutoCompactionGuard;
+  /** Summaries prepared off the agent's path (the `background` option), else null. */
+  readonly background: BackgroundCompaction | null;
   /** What the session start did: the stored-usage check, its compaction, the opening prune. */
   opened: SessionStart = { decision: null, compaction: null, pruned: null };
   /** Raw tokens of the system prompt and tools as last sent (prepare() may override the options'). */
@@ -75,6 +79,12 @@ export class Session {
     this.overheadRaw = config.overheadRaw;
     this.sentContext = { system: config.system, tools: config.tools };
     this.guard = new AutoCompactionGuard(config.compaction.maxFailures ?? DEFAULT_MAX_FAILURES);
+    const bg = config.background;
+    const queue =
+      bg && (bg.queue ?? inProcessQueue({ summarizer: config.summarizer, estimator: config.estimator }));
+    this.background = bg && queue ? new BackgroundCompaction(queue, bg.soft) : null;
+    const background = this.background;
+    if (background) log.onChange((changed) => background.changed(changed));
   }
 
   static async open(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {
@@ -272,7 +282,12 @@ export class Session {
       opts.markerId ??
       (this.config.compaction.recordTask ? await this.queueMarker(null, opts.instructions, auto) : undefined);
     try {
-      const outcome = await runCompaction(this, { ...opts, auto, markerId });
+      // A summary prepared in the background serves an automatic compaction that asks for nothing extra.
+      const prepared =
+        automatic && !opts.instructions
+          ? await this.background?.apply(this, { auto, markerId, signal: opts.signal })
+          : null;
+      const outcome = prepared ?? (await runCompaction(this, { ...opts, auto, markerId }));
       if (outcome.status === 'compacted') {
         const limit = this.config.budget.limit;
         this.guard.succeeded(outcome.tokensAfter, limit, automatic);

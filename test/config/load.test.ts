@@ -5,9 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { extractiveSummarizer } from '../../src/compact/index.js';
 import { loadConfig, mergeOptions } from '../../src/config/index.js';
 import { InputError } from '../../src/model/index.js';
-import { presetOptions } from '../../src/session/index.js';
+import { inProcessQueue, presetOptions } from '../../src/session/index.js';
 import { folder, load, loadError } from './support.js';
 
 const YAML = `# condense settings
@@ -90,6 +91,16 @@ describe('loadConfig: JSON and YAML', () => {
     const { preset, options } = load(example);
     expect(preset).toBe('seed-001');
     expect(options).toMatchObject({ model: 'claude-sonnet-4-5', budget: { auto: true, outputCap: 16000 } });
+  });
+
+  it('background.soft from the file combines with the queue the program gives; outside (0, 1) it is refused', () => {
+    const { options } = load('background:\n  soft: 0.5\n');
+    expect(options.background).toEqual({ soft: 0.5 });
+    const queue = inProcessQueue({ summarizer: extractiveSummarizer() });
+    expect(mergeOptions(options, { background: { queue } }).background).toEqual({ soft: 0.5, queue });
+    expect(load('background: false\n').options.background).toBe(false);
+    expect(loadError('background:\n  soft: 1\n')).toMatchObject({ field: 'background.soft', line: 2 });
+    expect(loadError('background:\n  soft: 0.5\n  queue: pg\n').message).toMatch(/unknown key/);
   });
 
   it('an empty YAML file (or comments only) is an empty configuration', () => {

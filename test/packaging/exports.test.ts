@@ -18,6 +18,7 @@ import {
   validate,
 } from '../../src/index.js';
 import * as jsonl from '../../src/jsonl.js';
+import * as pgBoss from '../../src/pg-boss.js';
 import * as postgres from '../../src/postgres.js';
 import * as sqlite from '../../src/sqlite.js';
 
@@ -52,6 +53,7 @@ const PUBLIC = {
     'VersionConflictError',
     'WindowNotHeldError',
     'extractiveSummarizer',
+    'inProcessQueue',
     'isContextOverflowError',
     'llmSummarizer',
     'loadConfig',
@@ -69,6 +71,7 @@ const PUBLIC = {
   './jsonl': ['DEFAULT_JSONL_DIR', 'jsonlStore'],
   './postgres': ['DEFAULT_PG_SCHEMA', 'migratePostgres', 'postgresStore'],
   './ai-sdk': ['condenseMiddleware', 'fromAiSdkResponse', 'recallTools', 'stepHooks'],
+  './pg-boss': ['pgBossQueue'],
 };
 
 describe('public API', () => {
@@ -78,6 +81,7 @@ describe('public API', () => {
     ['./jsonl', jsonl],
     ['./postgres', postgres],
     ['./ai-sdk', aiSdk],
+    ['./pg-boss', pgBoss],
   ] as const)('entry %s exports exactly the pinned names', (entry, module) => {
     expect(Object.keys(module).sort()).toEqual([...PUBLIC[entry]].sort());
   });
@@ -90,6 +94,7 @@ describe('public API', () => {
       './jsonl': 'jsonl',
       './postgres': 'postgres',
       './ai-sdk': 'ai-sdk',
+      './pg-boss': 'pg-boss',
     };
     for (const [entry, file] of Object.entries(source)) {
       // Key order matters: TypeScript and Node take the first condition that matches.
@@ -105,6 +110,7 @@ describe('public API', () => {
       './jsonl',
       './package.json',
       './postgres',
+      './pg-boss',
       './sqlite',
     ]);
   });

@@ -58,6 +58,7 @@ describe('what each entry point loads', () => {
     // The detector sees ESM packages: without this, an empty list would pass.
     expect(loaded).toContain('ai');
     expect(loaded).not.toContain('better-sqlite3');
+    expect(loaded).not.toContain('pg-boss');
     expect(loaded).not.toContain('pg');
     for (const name of CLI_ONLY) expect(loaded).not.toContain(name);
   });
@@ -88,6 +89,13 @@ describe('what each entry point loads', () => {
     expect(loaded).toContain('pg');
     expect(loaded).not.toContain('better-sqlite3');
     for (const name of CLI_ONLY) expect(loaded).not.toContain(name);
+  });
+
+  it('condense/pg-boss loads pg-boss (and pg), not SQLite', () => {
+    const loaded = packagesLoadedBy('pg-boss.js');
+    expect(loaded).toContain('pg-boss');
+    expect(loaded).toContain('pg');
+    expect(loaded).not.toContain('better-sqlite3');
   });
 });
 
@@ -148,5 +156,10 @@ describe('who imports what, in the source', () => {
       'cli/io.ts',
       'postgres.ts',
     ]);
+  });
+
+  it('pg-boss is reached only through the condense/pg-boss entry', () => {
+    expect(importers((s) => s === 'pg-boss')).toEqual(['integrations/pg-boss/queue.ts']);
+    expect(importers((s) => /(^|\/)pg-boss\/queue\.js$/.test(s))).toEqual(['pg-boss.ts']);
   });
 });

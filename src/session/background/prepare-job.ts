@@ -1,0 +1,54 @@
+import {
+  type CompactionPlan,
+  DEFAULT_PLAN_OPTIONS,
+  type NothingToCompact,
+  planCompaction,
+} from '../../compact/index.js';
+import { compactionFigures } from '../commit.js';
+import { compactionInstructions, planOptions } from '../compaction.js';
+import type { Session } from '../session.js';
+import { summarizedView } from '../summary-input.js';
+import { basisOf, type SummaryJob } from './job.js';
+
+/** The prepare step, on the agent's path: what to summarize now, as a job of plain data. */
+
+/**
+ * The plan of a compaction made now for the hard threshold: what arrives until then is kept
+ * after the pivot too, so the verbatim tail kept now is smaller by that growth, and the context
+ * after applying is about as small as after a compaction made there.
+ */
+export function softPlan(session: Session, tokens: number): CompactionPlan | NothingToCompact {
+  const { ratio, overhead } = compactionFigures(session);
+  const limit = session.config.budget.limit;
+  const options = planOptions(session, limit === null ? null : limit - overhead, ratio);
+  if (limit === null || options.keepNone) return planCompaction(session.log.active, options);
+  const growth = Math.max(0, (limit - tokens) / Math.max(ratio, 0.01));
+  const keep = options.keepTokens ?? DEFAULT_PLAN_OPTIONS.keepTokens;
+  const keepTokens = Math.max(1, Math.floor(keep - growth));
+  return planCompaction(session.log.active, { ...options, keepTokens });
+}
+
+/** The job for `plan`: the session's settings for summaries, as data. */
+export function buildJob(session: Session, plan: CompactionPlan): SummaryJob {
+  const { config, log } = session;
+  const instructions = compactionInstructions(session);
+  const { summaryCall, appendix } = config.compaction;
+  const job: SummaryJob = {
+    sessionId: session.id,
+    basis: basisOf(log.record.state, log.active, plan),
+    plan,
+    ...(instructions ? { instructions } : {}),
+    ...(appendix !== undefined ? { appendix } : {}),
+  };
+  if (summaryCall) {
+    // A001-09: extra instructions follow the seed's own with a blank line.
+    const prompt = [summaryCall.prompt, instructions].filter(Boolean).join('\n\n') || undefined;
+    const { system, tools } = session.sentContext;
+    job.call = {
+      spec: { ...summaryCall, ...(prompt ? { prompt } : {}) },
+      view: summarizedView(config, log.active, plan),
+      agent: { ...(system !== undefined ? { system } : {}), ...(tools !== undefined ? { tools } : {}) },
+    };
+  }
+  return job;
+}

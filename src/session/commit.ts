@@ -1,0 +1,160 @@
+import { type CompactionPlan, isMarkerOnly, LAST_REQUEST_PREFIX, NoProgressError } from '../compact/index.js';
+import { buildCompactionEntry } from '../model/build.js';
+import type { CompactionEntry, Entry, Pivot, PivotDetails } from '../model/entry.js';
+import type { Message } from '../model/message.js';
+import type { Session } from './session.js';
+import { afterPivot } from './state.js';
+
+/**
+ * The second half of a compaction, shared by the one that summarizes on the agent's path and the
+ * one that applies a summary prepared in the background: the pivot is written in one
+ * compare-and-swap write, then the steps that may fail without undoing it.
+ */
+
+export type CompactionOutcome =
+  | {
+      status: 'compacted';
+      pivot: CompactionEntry;
+      summary: string;
+      tokensBefore: number;
+      tokensAfter: number;
+      millis: number;
+    }
+  | { status: 'skipped'; reason: string };
+
+/** The figures a compaction's numbers rest on, taken when it starts. */
+export interface CompactionFigures {
+  tokensBefore: number;
+  /** The learned provider/local ratio: raw log tokens × ratio = provider tokens. */
+  ratio: number;
+  /** Provider tokens outside the log that stay after compaction: system prompt, tools, residual. */
+  overhead: number;
+}
+
+export function compactionFigures(session: Session): CompactionFigures {
+  const { config, log } = session;
+  const estimate = session.estimate();
+  // Besides the declared system prompt and tools, the provider counted tokens the log cannot
+  // explain (the calibration residual): they stay after compaction too.
+  const state = log.record.state;
+  const residual = state.calibration[state.lastUsage?.model ?? config.model]?.residual ?? 0;
+  const overhead = Math.ceil(session.overheadRaw * estimate.ratio + Math.max(0, residual));
+  return { tokensBefore: estimate.tokens, ratio: estimate.ratio, overhead };
+}
+
+/** Everything a pivot is made of except where it lands, which the write decides. */
+export interface PivotDraft {
+  plan: CompactionPlan;
+  summary: string;
+  details: PivotDetails;
+  auto: boolean;
+  markerId?: string;
+  previousPivotId: string | null;
+  figures: CompactionFigures;
+  /** Who wrote the summary (the pivot's `summarizer` and `model` fields). */
+  summarizer: { name: string; model?: string };
+}
+
+/** A prepared summary's conditions, checked inside the write (it may be retried after a race). */
+export interface CommitChecks {
+  /** The summarized span is still what was summarized. */
+  holds?: (active: Entry[]) => boolean;
+  /** Whether a pivot leaving `tokensAfter` is worth writing; false drops it without an error. */
+  enough?: (tokensAfter: number) => boolean;
+}
+
+export type Committed =
+  | { pivot: CompactionEntry; tokensAfter: number }
+  | { dropped: 'raced' | 'stale' | 'not-enough' };
+
+export async function commitPivot(
+  session: Session,
+  draft: PivotDraft,
+  checks: CommitChecks = {},
+): Promise<Committed> {
+  const { config, log } = session;
+  const { plan, figures } = draft;
+  let committed: Committed = { dropped: 'raced' };
+  await log.mutate((record, active) => {
+    committed = { dropped: 'raced' }; // a retried attempt must not report the entry of a failed one
+    // Another worker compacted first: theirs stands, ours is dropped (exactly one compaction).
+    if (record.state.pivotId !== draft.previousPivotId) return null;
+    if (checks.holds && !checks.holds(active)) {
+      committed = { dropped: 'stale' };
+      return null;
+    }
+    const pivot: Pivot = pivotOf(draft, draft.markerId ?? record.state.pendingMarkerId ?? undefined);
+    const firstKept = firstKeptEntry(active, plan);
+    pivot.firstKeptId = firstKept?.id ?? null;
+    const entry = buildCompactionEntry(
+      pivot,
+      { sessionId: record.id, seq: record.nextSeq, parentId: record.headId, createdAt: config.now() },
+      config.estimator,
+    );
+    const visible = firstKept
+      ? active.filter((e) => e.seq >= firstKept.seq && e.kind === 'message' && !isMarkerOnly(e))
+      : [];
+    const raw = entry.tokens + visible.reduce((a, e) => a + e.tokens, 0);
+    const tokensAfter = figures.overhead + Math.ceil(raw * figures.ratio);
+    const { tokensBefore } = figures;
+    if (checks.enough && !checks.enough(tokensAfter)) {
+      committed = { dropped: 'not-enough' };
+      return null;
+    }
+    if (tokensAfter >= tokensBefore) throw new NoProgressError({ tokensBefore, predictedAfter: tokensAfter });
+    pivot.tokensAfter = tokensAfter;
+    committed = { pivot: entry, tokensAfter };
+    return { append: [entry], state: afterPivot(record.state, entry, visible, firstKept?.seq ?? entry.seq) };
+  });
+  return committed;
+}
+
+/**
+ * The summary as stored: the preset's `formatSummary`, else the text with the user's latest
+ * request appended verbatim when neither the kept tail nor the text carries it (issue 4 §5,
+ * seed 004's last line).
+ */
+export function storedSummary(
+  session: Session,
+  text: string,
+  plan: CompactionPlan,
+  spanView: () => Message[],
+): string {
+  const { formatSummary } = session.config.compaction;
+  if (formatSummary) return formatSummary(text, { latestRequest: plan.latestUserRequest, view: spanView() });
+  const request = plan.latestUserRequest;
+  if (
+    plan.requestInTail ||
+    request === undefined ||
+    request.trim() === '' ||
+    text.includes(`${LAST_REQUEST_PREFIX}${request}`)
+  )
+    return text;
+  return `${text.trimEnd()}\n\n${LAST_REQUEST_PREFIX}${request}`;
+}
+
+function pivotOf(draft: PivotDraft, markerId: string | undefined): Pivot {
+  // Key order as stored since the first release: exports and snapshots stay byte-identical.
+  return {
+    summary: draft.summary,
+    summarizedThroughId: draft.plan.summarizedThroughId,
+    firstKeptId: draft.plan.firstKeptId,
+    tokensAfter: 0,
+    details: draft.details,
+    tokensBefore: draft.figures.tokensBefore,
+    auto: draft.auto,
+    summarizer: draft.summarizer.name,
+    model: draft.summarizer.model,
+    previousPivotId: draft.previousPivotId,
+    markerId,
+  };
+}
+
+/** The plan's first kept entry, or (keep-none layouts) the first message appended while summarizing. */
+function firstKeptEntry(active: Entry[], plan: CompactionPlan): Entry | undefined {
+  if (plan.firstKeptId) return active.find((e) => e.id === plan.firstKeptId);
+  const through = active.find((e) => e.id === plan.summarizedThroughId);
+  return active.find(
+    (e) => through !== undefined && e.seq > through.seq && e.kind === 'message' && !isMarkerOnly(e),
+  );
+}
