@@ -49,7 +49,8 @@ export function checkTurns(lineage: Lineage, log: Entry[]): Turn[] {
 /**
  * Summarized ∪ kept = the branch's whole conversation, in order, no gap, no duplicate: the spans
  * the compactions summarized, then what the latest one kept and everything after it. `summarized`
- * maps a summarizedThroughId to the entries the summarizer was really given.
+ * maps a summarizedThroughId to the entries the summarizer was really given (a summary fork's pivot,
+ * which no summarizer produced, is held to the fork's whole history instead).
  */
 export function checkCoverage(lineage: Lineage, log: Entry[], summarized: Map<string, string[]>): void {
   const turns = lineage.turns();
@@ -63,10 +64,28 @@ export function checkCoverage(lineage: Lineage, log: Entry[], summarized: Map<st
     if (c.turnType !== 'compaction') continue;
     const coverage = lineage.getCoverage(c.id);
     const pivot = log.find((e) => e.id === c.id)!;
-    const through = pivot.kind === 'compaction' ? pivot.pivot.summarizedThroughId : '';
-    const given = summarized.get(through);
-    if (given)
-      same(`compaction ${c.id}: summarized entries vs summarizer input`, coverage.summarizedEntryIds, given);
+    const recorded = pivot.kind === 'compaction' ? pivot.pivot : undefined;
+    if (recorded?.details.extra?.forkedFromCompaction) {
+      // A summary fork's pivot (README session.fork, A002-07) reuses the summary its source's
+      // compaction wrote from the source's window; no summarizer saw the fork's. It may share that
+      // compaction's summarizedThroughId while the source's window started later (a pivot after the
+      // fork point kept it, its summary standing for the rest), so its input is no measure here:
+      // the fork's view is that summary alone, standing for all the fork held before it.
+      same(
+        `summary fork pivot ${c.id}: summarized spans through it vs the conversation before it`,
+        [...covered, ...coverage.summarizedEntryIds],
+        conversation.filter((id) => seqOf.get(id)! < pivot.seq),
+      );
+      same(`summary fork pivot ${c.id}: kept entries`, coverage.keptEntryIds, []);
+    } else {
+      const given = summarized.get(recorded?.summarizedThroughId ?? '');
+      if (given)
+        same(
+          `compaction ${c.id}: summarized entries vs summarizer input`,
+          coverage.summarizedEntryIds,
+          given,
+        );
+    }
     covered.push(...coverage.summarizedEntryIds);
     for (const id of coverage.summarizedEntryIds) if (!firstSummarizer.has(id)) firstSummarizer.set(id, c.id);
     const after = conversation.filter((id) => seqOf.get(id)! > pivot.seq);

@@ -11,13 +11,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { extractiveSummarizer, type Summarizer } from '../../src/compact/index.js';
 import type { ForkMode } from '../../src/session/fork.js';
 import { openSession, type Session, type SessionOptions } from '../../src/session/index.js';
 import { memoryStore, type Store } from '../../src/store/index.js';
 import { sqliteStore } from '../../src/store/sqlite.js';
 import { CONFIGS, type Op, opArb, Runner } from '../session/ops.js';
 import { checkContexts, checkCoverage, checkTurns } from './check.js';
+import { recording } from './recording.js';
 import { expectedRows, viewRows } from './rows.js';
 
 type Step = Op | { kind: 'fork'; at: number; mode: ForkMode };
@@ -38,21 +38,6 @@ interface Stats {
   compactions: number;
   forks: number;
   summaryForks: number;
-}
-
-/** The extractive summarizer, remembering which entries each summary was given. */
-function recording(given: Map<string, string[]>, summaryTokens?: number): Summarizer {
-  const inner = extractiveSummarizer({ summaryTokens });
-  return {
-    name: inner.name,
-    summarize(request, signal) {
-      given.set(
-        request.plan.summarizedThroughId,
-        request.plan.toSummarize.map((e) => e.id),
-      );
-      return inner.summarize(request, signal);
-    },
-  };
 }
 
 async function run(
