@@ -109,8 +109,8 @@ describe('public API', () => {
       './ai-sdk',
       './jsonl',
       './package.json',
-      './postgres',
       './pg-boss',
+      './postgres',
       './sqlite',
     ]);
   });
