@@ -3,20 +3,17 @@ import {
   type CompactionPlan,
   DEFAULT_PLAN_OPTIONS,
   FloorTooLargeError,
-  isMarkerOnly,
   LAST_REQUEST_PREFIX,
-  NoProgressError,
   type PlanOptions,
   planCompaction,
 } from '../compact/index.js';
 import { renderContext, splitAiSdkSystem } from '../context/index.js';
-import { buildCompactionEntry } from '../model/build.js';
-import type { CompactionEntry, Entry, Pivot } from '../model/entry.js';
+import type { CompactionEntry } from '../model/entry.js';
 import type { Message } from '../model/message.js';
 import { planHeldInPart } from './cold-window.js';
 import { appendWrite } from './entries.js';
+import { type PivotCommit, type PivotDraft, pivotWrite } from './pivot-write.js';
 import type { Session } from './session.js';
-import { afterPivot } from './state.js';
 import { seedCall, summarizedView, viewOptions } from './summary-input.js';
 
 export type CompactionOutcome =
@@ -32,10 +29,6 @@ export type CompactionOutcome =
 
 /** Seed 001 §4.3's synthetic message (X-03), off by default. */
 export const CONTINUE_MESSAGE = 'Continue if you have next steps';
-
-function isMarker(e: Entry): boolean {
-  return e.kind === 'message' && isMarkerOnly(e);
-}
 
 /**
  * Summarize → validate → commit. The store is written only after the summary is valid, in one
@@ -97,38 +90,34 @@ export async function runCompaction(
     ? formatSummary(result.text, { latestRequest: plan.latestUserRequest, view: spanView() })
     : withLatestRequest(result.text, plan);
 
-  let pivotEntry: CompactionEntry | null = null;
-  let tokensAfter = 0;
-  await log.mutate((record, active) => {
-    pivotEntry = null; // a retried attempt must not report the entry of a failed one
-    // Another worker compacted first: theirs stands, ours is dropped (exactly one compaction).
-    if (record.state.pivotId !== previousPivotId) return null;
-    const pivot: Pivot = pivotOf(plan, summary, result.details, {
-      tokensBefore,
+  const draft: PivotDraft = {
+    plan,
+    summary,
+    details: result.details,
+    previousPivotId,
+    fields: {
       auto: opts.auto,
       summarizer: config.summarizer.name,
       model: config.summarizer.model,
-      previousPivotId,
-      markerId: opts.markerId ?? record.state.pendingMarkerId ?? undefined,
-    });
-    const firstKept = firstKeptEntry(active, plan);
-    pivot.firstKeptId = firstKept?.id ?? null;
-    const entry = buildCompactionEntry(
-      pivot,
-      { sessionId: record.id, seq: record.nextSeq, parentId: record.headId, createdAt: config.now() },
-      config.estimator,
-    );
-    const visible = firstKept
-      ? active.filter((e) => e.seq >= firstKept.seq && e.kind === 'message' && !isMarker(e))
-      : [];
-    tokensAfter = overhead + calibrated(entry.tokens + visible.reduce((a, e) => a + e.tokens, 0));
-    if (tokensAfter >= tokensBefore) throw new NoProgressError({ tokensBefore, predictedAfter: tokensAfter });
-    pivot.tokensAfter = tokensAfter;
-    pivotEntry = entry;
-    return { append: [entry], state: afterPivot(record.state, entry, visible, firstKept?.seq ?? entry.seq) };
+      markerId: opts.markerId,
+    },
+    tokensBefore,
+    activeTokensAtPlan: state.activeTokens,
+    requestTokens: (raw) => overhead + calibrated(raw),
+    calibrated,
+    createdAt: config.now(),
+    estimator: config.estimator,
+  };
+  let committed: PivotCommit | null = null;
+  await log.mutate((record, active) => {
+    // A retried attempt must not report the entry of a failed one.
+    committed = pivotWrite(record, active, draft);
+    return committed?.write ?? null;
   });
-  const pivot = pivotEntry as CompactionEntry | null;
-  if (!pivot) return { status: 'skipped', reason: 'another worker compacted this session first' };
+  const done = committed as PivotCommit | null;
+  if (!done) return { status: 'skipped', reason: 'another worker compacted this session first' };
+  // done.tokensBefore: the context the pivot replaced, with what was appended while it was written.
+  const { entry: pivot, tokensAfter } = done;
   // The pivot is committed: what follows may fail without undoing or misreporting it.
   const after = async (what: string, step: () => unknown) => {
     try {
@@ -141,9 +130,9 @@ export async function runCompaction(
     await after('the continue message', () => appendContinue(session));
   await after('the token recount', () => recount(session));
   const millis = Date.now() - started;
-  session.events.emit('compaction:end', { pivot, tokensBefore, tokensAfter, millis });
+  session.events.emit('compaction:end', { pivot, tokensBefore: done.tokensBefore, tokensAfter, millis });
   await after('the afterCompact hook', () => config.hooks.afterCompact?.(pivot));
-  return { status: 'compacted', pivot, summary, tokensBefore, tokensAfter, millis };
+  return { status: 'compacted', pivot, summary, tokensBefore: done.tokensBefore, tokensAfter, millis };
 }
 
 /**
@@ -175,32 +164,6 @@ function planOptions(session: Session, room: number | null, ratio: number): Plan
   if (room === null || plan.keepNone) return plan;
   const cap = Math.max(1, Math.floor((Math.max(0, room) * MAX_TAIL_SHARE) / Math.max(ratio, 0.01)));
   return { ...plan, keepTokens: Math.min(plan.keepTokens ?? DEFAULT_PLAN_OPTIONS.keepTokens, cap) };
-}
-
-function pivotOf(
-  plan: CompactionPlan,
-  summary: string,
-  details: Pivot['details'],
-  fields: Pick<Pivot, 'tokensBefore' | 'auto' | 'summarizer' | 'model' | 'previousPivotId' | 'markerId'>,
-): Pivot {
-  return {
-    summary,
-    summarizedThroughId: plan.summarizedThroughId,
-    firstKeptId: plan.firstKeptId,
-    tokensAfter: 0,
-    details,
-    ...fields,
-    ...(fields.model === undefined ? { model: undefined } : {}),
-  };
-}
-
-/** The plan's first kept entry, or (keep-none layouts) the first message appended while summarizing. */
-function firstKeptEntry(active: Entry[], plan: CompactionPlan): Entry | undefined {
-  if (plan.firstKeptId) return active.find((e) => e.id === plan.firstKeptId);
-  const through = active.find((e) => e.id === plan.summarizedThroughId);
-  return active.find(
-    (e) => through !== undefined && e.seq > through.seq && e.kind === 'message' && !isMarker(e),
-  );
 }
 
 async function clearMarker(session: Session): Promise<void> {
