@@ -5,12 +5,14 @@
  *   npm run bench -- --json    the same rows as JSON
  *   npm run bench -- --quick   smaller sizes, for a smoke run
  *   npm run bench -- --huge    also the 1,000,000-entry cold open (builds a ~4.5 GB SQLite file)
+ *   npm run bench -- --workers only the many-workers load run (8 processes × 1,000 appends)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ColdRow, coldOpen } from './cold.js';
-import { coldTable, turnTable } from './report.js';
+import { type LoadRow, loadRun } from './concurrency.js';
+import { coldTable, loadTable, turnTable } from './report.js';
 import {
   checkTurn,
   compactedTurn,
@@ -21,9 +23,11 @@ import {
   type TurnRow,
   uncompactedTurn,
 } from './turns.js';
+import { loadTargets } from './workers/stores.js';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
+const workersOnly = args.has('--workers');
 const SIZES = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
 const WINDOWS = quick ? [1_000, 10_000] : [1_000, 10_000, 75_000];
 const COLD = [quick ? 10_000 : 100_000, ...(args.has('--huge') ? [1_000_000] : [])];
@@ -38,7 +42,9 @@ const progress = (what: string) => {
 const turnRows: TurnRow[] = [];
 const windowRows: TurnRow[] = [];
 const coldRows: ColdRow[] = [];
-try {
+const loadRows: LoadRow[] = [];
+/** The single-process rows: per-turn cost by size, compaction, cold opens. */
+async function singleProcess(): Promise<void> {
   // Warm up the JIT on a throwaway run, so the first figure is not a cold start.
   await checkTurn(sessions, 'memory', 1_000, TURNS);
   await uncompactedTurn(sessions, 'memory', 1_000, TURNS);
@@ -63,16 +69,25 @@ try {
     coldRows.push(await coldOpen(dir, size, 100));
     progress(`cold ${size}`);
   }
+}
+
+try {
+  if (!workersOnly) await singleProcess();
+  for (const target of loadTargets(dir)) {
+    loadRows.push(await loadRun(target).finally(() => target.dispose()));
+    progress(`workers ${target.kind}`);
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 
 if (args.has('--json')) {
   process.stdout.write(
-    `${JSON.stringify({ turns: turnRows, windows: windowRows, cold: coldRows }, null, 2)}\n`,
+    `${JSON.stringify({ turns: turnRows, windows: windowRows, cold: coldRows, workers: loadRows }, null, 2)}\n`,
   );
 } else {
-  process.stdout.write(
-    `${turnTable(turnRows, 'msgs')}\n\n${turnTable(windowRows, 'entries')}\n\n${coldTable(coldRows)}\n`,
-  );
+  const tables = workersOnly
+    ? []
+    : [turnTable(turnRows, 'msgs'), turnTable(windowRows, 'entries'), coldTable(coldRows)];
+  process.stdout.write(`${[...tables, loadTable(loadRows)].join('\n\n')}\n`);
 }

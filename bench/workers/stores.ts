@@ -30,6 +30,14 @@ export interface StoreTarget {
   dispose(): Promise<void>;
 }
 
+/**
+ * The stores the load benchmark runs on: SQLite always; Postgres joins here (a fresh schema on
+ * CONDENSE_PG_URL) once its store is in.
+ */
+export function loadTargets(dir: string): StoreTarget[] {
+  return [sqliteTarget(dir)];
+}
+
 /** A fresh SQLite file in `dir`. */
 export function sqliteTarget(dir: string, name = 'workers.db'): StoreTarget {
   const path = join(dir, name);

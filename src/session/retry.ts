@@ -3,13 +3,14 @@
  * (log.ts) sleeps and retries; this only decides how long, and when to give up.
  */
 export interface RetryPolicy {
-  /** The longest first wait (ms); each further conflict doubles it, up to `maxDelayMs`. */
+  /** The longest wait before the second retry (ms); each further conflict doubles it, up to `maxDelayMs`. */
   baseDelayMs: number;
   maxDelayMs: number;
   /**
    * How long one write may keep losing before its VersionConflictError is thrown (ms). A time,
-   * not a count of attempts: eight writers on one session can make a write lose eight times in a
-   * row within milliseconds, while a store that stopped answering should not be waited on forever.
+   * not a count of attempts: eight busy writers on one session can make a write lose eight times
+   * in a row within milliseconds, while losing for this long means something is wrong (a writer
+   * committing in a loop) that the caller should hear about.
    */
   deadlineMs: number;
 }
@@ -29,6 +30,8 @@ export function retryDelay(
   random: () => number = Math.random,
 ): number | null {
   if (elapsedMs >= policy.deadlineMs) return null;
-  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, conflicts - 1));
+  // The writer that won has committed: the first retry goes at once (catching up takes a read).
+  if (conflicts <= 1) return 0;
+  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (conflicts - 2));
   return Math.min(random() * cap, policy.deadlineMs - elapsedMs);
 }

@@ -18,9 +18,9 @@ import { turn, user } from './helpers.js';
 describe('retryDelay', () => {
   const policy = { baseDelayMs: 1, maxDelayMs: 50, deadlineMs: 1_000 };
 
-  it('draws from a range that doubles with each conflict, up to the cap', () => {
-    const longest = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelay(n, 0, policy, () => 0.999_999));
-    expect(longest.map((d) => Math.round(d!))).toEqual([1, 2, 4, 8, 16, 32, 50, 50]);
+  it('retries at once, then draws from a range that doubles with each conflict, up to the cap', () => {
+    const longest = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => retryDelay(n, 0, policy, () => 0.999_999));
+    expect(longest.map((d) => Math.round(d!))).toEqual([0, 1, 2, 4, 8, 16, 32, 50, 50]);
     expect(retryDelay(5, 0, policy, () => 0)).toBe(0);
   });
 
