@@ -27,6 +27,8 @@ export interface Verdict {
   raced: number;
   /** Compactions dropped at commit because another worker's pivot got there first. */
   dropped: number;
+  /** Writes that replaced parts of stored entries (tool results, pruning) while others appended. */
+  rewrites: number;
   /** Writes retried after losing a compare-and-swap race (none of them surfaced: see `errors`). */
   conflicts: number;
   /** Fewest and most pivots over one window (1 and 1 when every overflow compacted exactly once). */
@@ -76,12 +78,14 @@ export async function verify(
   const perWindow: number[] = [];
   let pivots = 0;
   let raced = 0;
+  let rewrites = 0;
   for (const id of sessions) {
     const record = await store.getSession(id);
     if (record === undefined) {
       problems.push(`${id}: session missing`);
       continue;
     }
+    rewrites += record.state.rewrites ?? 0;
     const entries = await store.loadFrom(id, 0);
     for (const e of entries) {
       const tag = e.kind === 'message' ? TAG.exec(messageText(e.message)) : null;
@@ -120,6 +124,7 @@ export async function verify(
     overflows: perWindow.length,
     raced,
     dropped: reports.reduce((a, r) => a + r.dropped, 0),
+    rewrites,
     conflicts: reports.reduce((a, r) => a + r.conflicts, 0),
     pivotsPerOverflow: perWindow.length === 0 ? [0, 0] : [Math.min(...perWindow), Math.max(...perWindow)],
     problems: [...problems, ...writers.problems],

@@ -7,7 +7,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { checkLog } from '../../bench/workers/check-log.js';
 import { llmSummarizer } from '../../src/compact/index.js';
-import type { CompactionEntry, Entry } from '../../src/model/index.js';
+import type { CompactionEntry, Entry, Part } from '../../src/model/index.js';
 import { messageText } from '../../src/model/index.js';
 import { openSession, type Session, type SessionOptions } from '../../src/session/index.js';
 import { memoryStore, type Store } from '../../src/store/index.js';
@@ -142,5 +142,39 @@ describe('a message appended while a compaction runs', () => {
     expect(typed.seq).toBeGreaterThan(pivot.seq);
     expect(checkLog(entries, (await store.getSession('s'))!).problems).toEqual([]);
     await expectShownAfterSummary(first, entries);
+  });
+});
+
+describe('a tool result whose call another worker summarized while it ran', () => {
+  it('is stored on its call in the history, with a warning, and nothing is thrown', async () => {
+    const store = memoryStore();
+    const runner = await filled(
+      store,
+      options(async () => {}),
+    );
+    await runner.append({
+      role: 'assistant',
+      parts: [{ type: 'tool', callId: 'build', name: 'bash', input: { command: 'make' }, state: 'running' }],
+    });
+    // A layout that keeps nothing summarizes the waiting call too.
+    const other = await openSession(
+      store,
+      's',
+      options(async () => {}, { keepNone: true }),
+    );
+    expect((await other.compact()).status).toBe('compacted');
+    const warnings: string[] = [];
+    runner.on('warning', (w) => warnings.push(w.message));
+    await runner.recordToolResult('build', { output: 'built in 3 s' });
+    expect(warnings).toEqual([expect.stringContaining("tool call 'build' came after a compaction")]);
+    const entries = await store.loadFrom('s', 0);
+    const call = entries
+      .flatMap((e): Part[] => (e.kind === 'message' ? e.message.parts : []))
+      .find((p) => p.type === 'tool' && p.callId === 'build');
+    expect(call).toMatchObject({ state: 'completed', output: 'built in 3 s' });
+    expect(checkLog(entries, (await store.getSession('s'))!).problems).toEqual([]);
+    await expect(runner.recordToolResult('never-called', { output: 'x' })).rejects.toThrow(
+      /no pending or running tool call/,
+    );
   });
 });

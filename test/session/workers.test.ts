@@ -1,7 +1,8 @@
 /**
  * Real processes writing one SQLite file at once (the benchmark's harness at a smaller size):
- * every writer appends to shared sessions and compacts whenever prepare() finds a window over the
- * limit, with a summarizer slow enough that compactions race. Nothing may be lost, repeated,
+ * every writer appends to shared sessions, records the results of its tool calls, and prunes and
+ * compacts whenever prepare() finds a window over the limit, with a summarizer slow enough that
+ * compactions race. Nothing may be lost, repeated,
  * reordered or thrown at a writer, and every overflow must be compacted exactly once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,8 +38,10 @@ describe('many worker processes on one SQLite file', () => {
       errors: 0,
     });
     expect(v.stored).toBe(600);
-    // The run did race: writes were retried and several workers compacted the same window.
+    // The run did race: writes were retried, parts were replaced (tool results, pruning) while
+    // others appended, and several workers compacted the same window.
     expect(v.conflicts).toBeGreaterThan(0);
+    expect(v.rewrites).toBeGreaterThan(100);
     expect(v.raced).toBeGreaterThan(0);
     expect(v.pivots).toBeGreaterThan(5);
     expect(v.pivotsPerOverflow).toEqual([1, 1]);
