@@ -1,5 +1,6 @@
 /** Markdown tables in the README's style: one row per operation and store, one column per size. */
 import type { ColdRow } from './cold.js';
+import type { LoadRow } from './concurrency.js';
 import type { TurnRow } from './turns.js';
 
 function micros(us: number): string {
@@ -43,4 +44,25 @@ export function coldTable(rows: ColdRow[]): string {
     );
   }
   return lines.join('\n');
+}
+
+/** The many-workers load run: throughput and latency, then what the checks found. */
+export function loadTable(rows: LoadRow[]): string {
+  const ms = (n: number) => (n >= 10 ? `${Math.round(n)} ms` : `${n.toFixed(1)} ms`);
+  const lines = [
+    '| store | processes × appends | appends/s | p50 append | p99 append | lost | duplicated | out of order | errors to writers | pivots per overflow | overflows (raced) | compactions dropped | conflicts retried |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const r of rows) {
+    const v = r.verdict;
+    const perOverflow =
+      v.pivotsPerOverflow[0] === v.pivotsPerOverflow[1]
+        ? `${v.pivotsPerOverflow[0]}`
+        : v.pivotsPerOverflow.join('–');
+    lines.push(
+      `| ${r.store} | ${r.workers} × ${r.appendsPerWorker.toLocaleString('en-US')} | ${r.appendsPerSecond.toLocaleString('en-US')} | ${ms(r.p50Millis)} | ${ms(r.p99Millis)} | ${v.lost} | ${v.duplicated} | ${v.outOfOrder} | ${v.errors} | ${perOverflow} | ${v.overflows} (${v.raced}) | ${v.dropped} | ${v.conflicts.toLocaleString('en-US')} |`,
+    );
+  }
+  const broken = rows.flatMap((r) => [...r.verdict.problems, ...r.verdict.errorSamples]);
+  return broken.length === 0 ? lines.join('\n') : [...lines, '', ...broken.map((b) => `- ${b}`)].join('\n');
 }

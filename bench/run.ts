@@ -6,12 +6,14 @@
  *   npm run bench -- --quick   smaller sizes, for a smoke run
  *   npm run bench -- --huge    also the 1,000,000-entry cold open (builds a ~4.5 GB SQLite file)
  *   npm run bench -- --stall   only the stall at the hard threshold, with and without background compaction
+ *   npm run bench -- --workers only the many-workers load run (8 processes × 1,000 appends)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ColdRow, coldOpen } from './cold.js';
-import { coldTable, turnTable } from './report.js';
+import { type LoadRow, loadRun } from './concurrency.js';
+import { coldTable, loadTable, turnTable } from './report.js';
 import { type StallRow, stallBench, stallTable } from './stall.js';
 import {
   checkTurn,
@@ -23,6 +25,7 @@ import {
   type TurnRow,
   uncompactedTurn,
 } from './turns.js';
+import { loadTargets } from './workers/stores.js';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
@@ -38,7 +41,9 @@ const STALL = {
   stepMillis: 25,
   maxSeconds: 14,
 };
-const only = args.has('--stall');
+const stallOnly = args.has('--stall');
+const workersOnly = args.has('--workers');
+const everything = !stallOnly && !workersOnly;
 const STORES: StoreKind[] = ['memory', 'sqlite'];
 const dir = mkdtempSync(join(tmpdir(), 'condense-bench-'));
 const sessions = new Sessions(dir);
@@ -50,10 +55,19 @@ const turnRows: TurnRow[] = [];
 const windowRows: TurnRow[] = [];
 const coldRows: ColdRow[] = [];
 let stallRows: StallRow[] = [];
+const loadRows: LoadRow[] = [];
 try {
-  if (!only) await sizes();
-  stallRows = await stallBench(STALL);
-  progress('stall');
+  if (everything) await sizes();
+  if (everything || stallOnly) {
+    stallRows = await stallBench(STALL);
+    progress('stall');
+  }
+  if (everything || workersOnly) {
+    for (const target of loadTargets(dir)) {
+      loadRows.push(await loadRun(target).finally(() => target.dispose()));
+      progress(`workers ${target.kind}`);
+    }
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -86,13 +100,15 @@ async function sizes(): Promise<void> {
 }
 
 if (args.has('--json')) {
-  process.stdout.write(
-    `${JSON.stringify({ turns: turnRows, windows: windowRows, cold: coldRows, stall: stallRows }, null, 2)}\n`,
-  );
-} else if (only) {
-  process.stdout.write(`${stallTable(stallRows, STALL)}\n`);
+  const rows = { turns: turnRows, windows: windowRows, cold: coldRows, stall: stallRows, workers: loadRows };
+  process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 } else {
-  process.stdout.write(
-    `${turnTable(turnRows, 'msgs')}\n\n${turnTable(windowRows, 'entries')}\n\n${coldTable(coldRows)}\n\n${stallTable(stallRows, STALL)}\n`,
-  );
+  const tables = [
+    ...(everything
+      ? [turnTable(turnRows, 'msgs'), turnTable(windowRows, 'entries'), coldTable(coldRows)]
+      : []),
+    ...(stallRows.length > 0 ? [stallTable(stallRows, STALL)] : []),
+    ...(loadRows.length > 0 ? [loadTable(loadRows)] : []),
+  ];
+  process.stdout.write(`${tables.join('\n\n')}\n`);
 }

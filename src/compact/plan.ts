@@ -68,8 +68,10 @@ export function planCompaction(
   const messages = window.filter(isMessageEntry).filter((e) => !isMarkerOnly(e));
   if (messages.length === 0) return { nothing: true, reason: 'no messages since the last compaction' };
 
-  const cut = o.keepNone ? { index: messages.length } : chooseCut(messages, o);
-  if ('nothing' in cut) return cut;
+  // Layouts that keep nothing summarize waiting calls too (seed 004 fills in their results).
+  const chosen = o.keepNone ? { index: messages.length } : chooseCut(messages, o);
+  if ('nothing' in chosen) return chosen;
+  const cut = o.keepNone ? chosen : { index: beforeWaitingCall(messages, chosen.index, o.keepTokens) };
   const toSummarize = messages.slice(0, cut.index);
   const toKeep = messages.slice(cut.index);
   if (toSummarize.length === 0) return { nothing: true, reason: 'every message is in the kept tail' };
@@ -92,6 +94,33 @@ export function planCompaction(
   const openerAt = latestOpenerIndex(messages);
   if (openerAt >= 0 && openerAt < cut.index) plan.replayRequest = messageText(messages[openerAt]!.message);
   return plan;
+}
+
+/** Room a waiting call may add to the kept tail: up to this many times the tail's cap. */
+const WAITING_TAIL_FACTOR = 2;
+
+/**
+ * A cut that would summarize a tool call still waiting for its result moves to just before it:
+ * the result, recorded later by this worker or another, must find its call in the view (a
+ * summary would describe it as interrupted, and the result would have nowhere to go). Only
+ * within twice the tail's cap, and never so far that nothing is left to summarize: a call
+ * abandoned long ago must not stop compaction for good.
+ */
+function beforeWaitingCall(messages: readonly MessageEntry[], index: number, keepTokens: number): number {
+  let cut = index;
+  let tail = sumTokens(messages, index);
+  for (let i = index - 1; i > 0; i--) {
+    tail += messages[i]!.tokens;
+    if (tail > WAITING_TAIL_FACTOR * keepTokens) break;
+    if (hasWaitingCall(messages[i]!)) cut = i;
+  }
+  return cut;
+}
+
+function hasWaitingCall(entry: MessageEntry): boolean {
+  return entry.message.parts.some(
+    (p) => p.type === 'tool' && (p.state === 'pending' || p.state === 'running'),
+  );
 }
 
 function latestOpenerIndex(messages: readonly MessageEntry[]): number {

@@ -49,6 +49,11 @@ export interface SessionState {
   calibration: Record<string, Calibration>;
   /** Id of a queued compaction task message (a user message with a `compaction` part) not yet answered by a pivot. */
   pendingMarkerId: string | null;
+  /**
+   * How many writes replaced parts of stored entries (pruning, a tool result arriving). A writer
+   * whose record is behind reads only the entries appended since, unless this (or the pivot) moved.
+   */
+  rewrites?: number;
   /** Erase-mode pruning of the whole log (seed 000) has scanned every entry below this seq. */
   erasedBelowSeq?: number;
   /**

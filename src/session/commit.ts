@@ -29,6 +29,8 @@ export interface CompactionFigures {
   ratio: number;
   /** Provider tokens outside the log that stay after compaction: system prompt, tools, residual. */
   overhead: number;
+  /** The window's raw tokens then: what is appended while the summary is written counts on top. */
+  activeTokens: number;
 }
 
 export function compactionFigures(session: Session): CompactionFigures {
@@ -39,7 +41,7 @@ export function compactionFigures(session: Session): CompactionFigures {
   const state = log.record.state;
   const residual = state.calibration[state.lastUsage?.model ?? config.model]?.residual ?? 0;
   const overhead = Math.ceil(session.overheadRaw * estimate.ratio + Math.max(0, residual));
-  return { tokensBefore: estimate.tokens, ratio: estimate.ratio, overhead };
+  return { tokensBefore: estimate.tokens, ratio: estimate.ratio, overhead, activeTokens: state.activeTokens };
 }
 
 /** Everything a pivot is made of except where it lands, which the write decides. */
@@ -64,7 +66,7 @@ export interface CommitChecks {
 }
 
 export type Committed =
-  | { pivot: CompactionEntry; tokensAfter: number }
+  | { pivot: CompactionEntry; tokensBefore: number; tokensAfter: number }
   | { dropped: 'raced' | 'stale' | 'not-enough' };
 
 export async function commitPivot(
@@ -83,8 +85,19 @@ export async function commitPivot(
       committed = { dropped: 'stale' };
       return null;
     }
-    const pivot: Pivot = pivotOf(draft, draft.markerId ?? record.state.pendingMarkerId ?? undefined);
     const firstKept = firstKeptEntry(active, plan);
+    if (plan.firstKeptId !== null && firstKept === undefined)
+      throw new Error(`compaction: the first kept entry ${plan.firstKeptId} is not in the window held`);
+    // What arrived since the plan (from any worker) comes after the summarized span: it is kept,
+    // and it grew the context the pivot replaces — else a busy session would look as if
+    // compacting made nothing smaller.
+    const grown = Math.ceil((record.state.activeTokens - figures.activeTokens) * figures.ratio);
+    const tokensBefore = figures.tokensBefore + Math.max(0, grown);
+    const pivot: Pivot = pivotOf(
+      draft,
+      tokensBefore,
+      draft.markerId ?? record.state.pendingMarkerId ?? undefined,
+    );
     pivot.firstKeptId = firstKept?.id ?? null;
     const entry = buildCompactionEntry(
       pivot,
@@ -96,14 +109,13 @@ export async function commitPivot(
       : [];
     const raw = entry.tokens + visible.reduce((a, e) => a + e.tokens, 0);
     const tokensAfter = figures.overhead + Math.ceil(raw * figures.ratio);
-    const { tokensBefore } = figures;
     if (checks.enough && !checks.enough(tokensAfter)) {
       committed = { dropped: 'not-enough' };
       return null;
     }
     if (tokensAfter >= tokensBefore) throw new NoProgressError({ tokensBefore, predictedAfter: tokensAfter });
     pivot.tokensAfter = tokensAfter;
-    committed = { pivot: entry, tokensAfter };
+    committed = { pivot: entry, tokensBefore, tokensAfter };
     return { append: [entry], state: afterPivot(record.state, entry, visible, firstKept?.seq ?? entry.seq) };
   });
   return committed;
@@ -133,7 +145,7 @@ export function storedSummary(
   return `${text.trimEnd()}\n\n${LAST_REQUEST_PREFIX}${request}`;
 }
 
-function pivotOf(draft: PivotDraft, markerId: string | undefined): Pivot {
+function pivotOf(draft: PivotDraft, tokensBefore: number, markerId: string | undefined): Pivot {
   // Key order as stored since the first release: exports and snapshots stay byte-identical.
   return {
     summary: draft.summary,
@@ -141,7 +153,7 @@ function pivotOf(draft: PivotDraft, markerId: string | undefined): Pivot {
     firstKeptId: draft.plan.firstKeptId,
     tokensAfter: 0,
     details: draft.details,
-    tokensBefore: draft.figures.tokensBefore,
+    tokensBefore,
     auto: draft.auto,
     summarizer: draft.summarizer.name,
     model: draft.summarizer.model,

@@ -78,8 +78,15 @@ export async function runCompaction(
   });
   if (!('pivot' in committed))
     return { status: 'skipped', reason: 'another worker compacted this session first' };
+  // committed.tokensBefore: the context the pivot replaced, with what was appended while it was written.
   const { pivot, tokensAfter } = committed;
-  return finishCompaction(session, pivot, { auto: opts.auto, summary, tokensBefore, tokensAfter, started });
+  return finishCompaction(session, pivot, {
+    auto: opts.auto,
+    summary,
+    tokensBefore: committed.tokensBefore,
+    tokensAfter,
+    started,
+  });
 }
 
 /** The configured instructions for every summary, then this compaction's own. */

@@ -3,7 +3,9 @@ import type { JsonObject } from '../model/json.js';
 import { emptySessionState, type SessionRecord, type SessionState } from '../model/session.js';
 import { withUpdates } from '../prune/apply.js';
 import { type PartsUpdate, type Store, VersionConflictError } from '../store/store.js';
-import { pagesForward, readTail } from './window-read.js';
+import { catchUp, loadWindow } from './log-sync.js';
+import { DEFAULT_RETRY, type RetryPolicy, retryDelay } from './retry.js';
+import { pagesForward } from './window-read.js';
 
 /** One write: new entries, or replaced parts, plus the session state after it. */
 export interface Write<E extends Entry = Entry> {
@@ -11,8 +13,6 @@ export interface Write<E extends Entry = Entry> {
   update?: PartsUpdate[];
   state: SessionState;
 }
-
-const MAX_ATTEMPTS = 8;
 
 /**
  * How much of a window a Log holds in memory: a window of more than `maxTokens` (a never-compacted
@@ -24,34 +24,24 @@ export interface WindowBound {
   tailTokens: number;
 }
 
-/** The window held in memory and the seq it starts at (above activeFromSeq when only the tail is). */
-interface Held {
-  active: Entry[];
-  heldFromSeq: number;
-}
-
-async function loadWindow(store: Store, record: SessionRecord, bound: WindowBound | null): Promise<Held> {
-  const { activeFromSeq, activeTokens } = record.state;
-  if (bound === null || activeTokens <= bound.maxTokens) {
-    return { active: await store.loadFrom(record.id, activeFromSeq), heldFromSeq: activeFromSeq };
-  }
-  const range = { fromSeq: activeFromSeq, toSeq: record.nextSeq };
-  const perEntry = activeTokens / Math.max(1, range.toSeq - range.fromSeq);
-  const tail = await readTail(store, record.id, range, bound.tailTokens, perEntry);
-  return { active: tail.entries, heldFromSeq: tail.fromSeq };
-}
-
 /**
  * The session's record and its active entries, cached in memory so a turn never reloads history
- * (prepare() checks the session row's version first and reloads the window if another writer
- * moved on).
+ * (prepare() checks the session row's version first and catches up if another writer moved on).
  * Every change goes through `mutate`, which computes a write from the current state and commits it
- * with compare-and-swap; if another writer got there first it reloads and computes again.
+ * with compare-and-swap; if another writer got there first it catches up and computes again.
+ *
+ * The retry lives here, not in the stores: a write that lost the race must be computed again —
+ * its entries numbered from the new nextSeq, parented on the new head, its running figures and
+ * any compaction fence taken from the new state — and only the Log knows how. A store given a
+ * numbered batch could only fail or write it at the wrong seqs. Callers (the agent) never see a
+ * VersionConflictError unless one write kept losing for the policy's whole deadline.
  */
 export class Log {
   private queue: Promise<unknown> = Promise.resolve();
   /** Told which entries a write replaced in place ('reload': any may have changed). */
   private readonly changeListeners: ((changed: string[] | 'reload') => void)[] = [];
+  /** How a conflicted write is retried (tests shorten the deadline). */
+  retry: RetryPolicy = DEFAULT_RETRY;
 
   private constructor(
     readonly store: Store,
@@ -99,25 +89,29 @@ export class Log {
     return this.heldFromSeq <= this.record.state.activeFromSeq;
   }
 
-  async reload(): Promise<void> {
-    const record = await this.store.getSession(this.record.id);
-    if (!record) throw new Error(`session ${this.record.id} no longer exists`);
-    const { active, heldFromSeq } = await loadWindow(this.store, record, this.bound);
-    // All at once: nothing may see the new record with the old window.
-    this.record = record;
-    this.active = active;
-    this.heldFromSeq = heldFromSeq;
-    for (const listener of this.changeListeners) listener('reload');
-  }
-
   /** Calls `listener` after each write that replaced entries in place (a prune, a late tool result). */
   onChange(listener: (changed: string[] | 'reload') => void): void {
     this.changeListeners.push(listener);
   }
 
+  /** Brings record and window up to the stored session, reading only what changed (log-sync.ts). */
+  private async catchUp(): Promise<void> {
+    const next = await catchUp(this.store, this, this.bound);
+    // All at once, after the reads: nothing may see the new record with the old window.
+    this.record = next.record;
+    if ('window' in next) {
+      this.active = next.window.active;
+      this.heldFromSeq = next.window.heldFromSeq;
+      for (const listener of this.changeListeners) listener('reload');
+    } else {
+      // In place: the window only grew (the IncrementalContext contract).
+      for (const e of next.added) this.active.push(e);
+    }
+  }
+
   /** Reads the part of the window not held yet, so that `active` is all of it. */
   loadWhole(): Promise<void> {
-    const run = this.queue.then(async () => {
+    return this.enqueue(async () => {
       if (this.whole) return;
       const { id, state } = this.record;
       const older: Entry[] = [];
@@ -127,8 +121,6 @@ export class Log {
       this.active = older.concat(this.active);
       this.heldFromSeq = state.activeFromSeq;
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   /**
@@ -138,20 +130,19 @@ export class Log {
   mutate<E extends Entry>(
     compute: (record: SessionRecord, active: Entry[]) => Write<E> | null,
   ): Promise<E[]> {
-    // Writes from this process go one after another, so compare-and-swap retries only ever race
-    // other processes: ten parallel tool results must all land, not exhaust the retries.
-    const run = this.queue.then(() => this.commit(compute));
-    this.queue = run.catch(() => undefined);
-    return run;
+    // Writes from this process go one after another, in the order they were asked for, so each
+    // writer's order is kept and compare-and-swap retries only ever race other processes.
+    return this.enqueue(() => this.commit(compute));
   }
 
-  /** Re-reads the session row (a primary-key read) and the window if another writer moved on. */
+  /** Re-reads the session row (a primary-key read), and what other writers added if they moved on. */
   refresh(): Promise<void> {
-    // A place in the queue: a write of ours must not interleave with the reload.
-    const run = this.queue.then(async () => {
-      const record = await this.store.getSession(this.record.id);
-      if (record && record.version !== this.record.version) await this.reload();
-    });
+    // A place in the queue: a write of ours must not interleave with the reads.
+    return this.enqueue(() => this.catchUp());
+  }
+
+  private enqueue<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(step);
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -159,32 +150,44 @@ export class Log {
   private async commit<E extends Entry>(
     compute: (record: SessionRecord, active: Entry[]) => Write<E> | null,
   ): Promise<E[]> {
-    for (let attempt = 1; ; attempt++) {
+    const started = Date.now();
+    for (let conflicts = 0; ; ) {
       const write = compute(this.record, this.active);
       if (write === null) return [];
       const appended = write.append ?? [];
-      const last = appended.at(-1);
-      const commit = {
-        sessionId: this.record.id,
-        expectedVersion: this.record.version,
-        headId: last?.id ?? this.record.headId,
-        nextSeq: last ? last.seq + 1 : this.record.nextSeq,
-        state: write.state,
-      };
       if (appended.length > 0 && write.update)
         throw new Error('a write either appends or updates parts, not both');
       try {
+        const commit = this.commitOf(write, appended);
         this.record = write.update
           ? await this.store.updateParts(write.update, commit)
           : await this.store.append(appended, commit);
       } catch (error) {
-        if (!(error instanceof VersionConflictError) || attempt >= MAX_ATTEMPTS) throw error;
-        await this.reload();
+        if (!(error instanceof VersionConflictError)) throw error;
+        const wait = retryDelay(++conflicts, Date.now() - started, this.retry);
+        if (wait === null) throw error;
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        await this.catchUp();
         continue;
       }
       this.applyLocally(write, appended);
       return appended;
     }
+  }
+
+  private commitOf(write: Write, appended: Entry[]) {
+    const last = appended.at(-1);
+    // Replaced parts are counted, so that other writers know to read their window again.
+    const state = write.update
+      ? { ...write.state, rewrites: (this.record.state.rewrites ?? 0) + 1 }
+      : write.state;
+    return {
+      sessionId: this.record.id,
+      expectedVersion: this.record.version,
+      headId: last?.id ?? this.record.headId,
+      nextSeq: last ? last.seq + 1 : this.record.nextSeq,
+      state,
+    };
   }
 
   private applyLocally(write: Write, appended: Entry[]): void {

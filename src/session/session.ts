@@ -40,9 +40,9 @@ import {
   type StepResult,
   stepWrite,
   type ToolResult,
-  toolResultWrite,
 } from './steps.js';
 import { viewOptions } from './summary-input.js';
+import { lateResultWrite, NoWaitingCallError, toolResultWrite } from './tool-results.js';
 import { WindowNotHeldError, windowBound } from './window-read.js';
 
 /** The orchestrator an agent calls around each model call: append, recordStep, prepare. */
@@ -199,7 +199,19 @@ export class Session {
    */
   async recordToolResult(callId: string, result: ToolResult): Promise<void> {
     await this.log.loadWhole();
-    await this.log.mutate(toolResultWrite(callId, result, this.config));
+    try {
+      await this.log.mutate(toolResultWrite(callId, result, this.config));
+    } catch (error) {
+      if (!(error instanceof NoWaitingCallError)) throw error;
+      // Another worker compacted the call away while it ran (see lateResultWrite).
+      const late = await lateResultWrite(this.log.store, this.log.record, callId, result, this.config);
+      if (!late) throw error;
+      await this.log.mutate(late);
+      this.events.emit('warning', {
+        message: `the result of tool call '${callId}' came after a compaction summarized the call: stored in the history, not shown in the context`,
+        error: null,
+      });
+    }
   }
 
   /** Queues a compaction marker (seed 001 §4.1); at most one is pending at a time (A001-14). */

@@ -6,14 +6,14 @@ import type { Entry, MessageEntry } from '../model/entry.js';
 import { InputError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/message.js';
-import { type FilePart, finishedCall, type ToolOutcome, type ToolPart } from '../model/parts.js';
+import type { FilePart } from '../model/parts.js';
 import type { SessionRecord, Usage } from '../model/session.js';
 import { parseMessage } from '../model/validate.js';
 import { normalizeUsage } from '../tokens/usage.js';
 import { numbered, toList } from './entries.js';
 import type { Write } from './log.js';
 import type { ResolvedSession } from './resolve.js';
-import { afterAppend, afterReplace, afterUsage, type SentRaw } from './state.js';
+import { afterAppend, afterUsage, type SentRaw } from './state.js';
 
 type Awaitable<T> = T | PromiseLike<T>;
 
@@ -147,55 +147,6 @@ export function stepWrite(
 export type ToolResult =
   | { output: JsonValue; attachments?: FilePart[]; error?: never }
   | { error: string; output?: never; attachments?: never };
-
-/**
- * The write that completes a call appended earlier while it was pending or running: the same part
- * gains its output (or error), so call and result stay one part.
- */
-export function toolResultWrite(callId: string, result: ToolResult, config: ResolvedSession) {
-  if ((result.output === undefined) === (result.error === undefined)) {
-    throw new InputError('a tool result has either an output or an error', { field: 'result' });
-  }
-  return (record: SessionRecord, active: Entry[]): Write => {
-    for (let i = active.length - 1; i >= 0; i--) {
-      const entry = active[i]!;
-      if (entry.kind !== 'message') continue;
-      const index = entry.message.parts.findIndex(
-        (p) => p.type === 'tool' && p.callId === callId && (p.state === 'pending' || p.state === 'running'),
-      );
-      if (index < 0) continue;
-      const call = entry.message.parts[index] as ToolPart;
-      const outcome: ToolOutcome =
-        result.error === undefined
-          ? {
-              state: 'completed',
-              output: result.output,
-              ...(result.attachments ? { attachments: result.attachments } : {}),
-            }
-          : { state: 'error', error: result.error };
-      const done = finishedCall(call, outcome, config.now());
-      const parts = entry.message.parts.map((p, j) => (j === index ? done : p));
-      const message = parseMessage({ ...entry.message, parts });
-      const partTokens = message.parts.map((p) => config.estimator.part(p));
-      const updated = {
-        ...entry,
-        message,
-        partTokens,
-        tokens: config.estimator.message(message, partTokens),
-      } as MessageEntry;
-      return {
-        update: [{ entryId: entry.id, parts: message.parts, partTokens, tokens: updated.tokens }],
-        state: afterReplace(record.state, [entry], [updated]),
-      };
-    }
-    throw new InputError(
-      `no pending or running tool call with id '${callId}' in the session's current view`,
-      {
-        field: 'callId',
-      },
-    );
-  };
-}
 
 /**
  * The write that takes a prompt size the provider reported (e.g. in an overflow error) as the new

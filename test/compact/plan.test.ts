@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type CompactionPlan, isNothingToCompact, planCompaction } from '../../src/compact/plan.js';
 import { activeWindow } from '../../src/compact/turns.js';
 import type { Message } from '../../src/model/message.js';
+import type { ToolPart } from '../../src/model/parts.js';
 import { assistant, entries, ids, marker, TestLog, tool, user } from './helpers.js';
 
 function plan(...args: Parameters<typeof planCompaction>): CompactionPlan {
@@ -163,5 +164,46 @@ describe('planCompaction: recursive compaction (seed 002, A002-01)', () => {
     const second = plan(log.all, { keepNone: true });
     expect(second.latestUserRequest).toBe('request 3');
     expect(second.replayRequest).toBeUndefined();
+  });
+});
+
+describe('planCompaction: a tool call still waiting for its result', () => {
+  /** Five turns of 100-token entries; turn 2's answer is a call whose result has not come yet. */
+  const running = (command: string): ToolPart => ({
+    type: 'tool',
+    callId: command,
+    name: 'bash',
+    input: { command },
+    state: 'running',
+  });
+  function waitingAt(state: 'running' | 'completed') {
+    const { messages, tokens } = turns(5);
+    messages[3] = assistant(
+      'building',
+      state === 'running' ? running('make') : tool('bash', { command: 'make' }),
+    );
+    return entries(messages, 0, tokens);
+  }
+
+  it('is kept, not summarized: its result (from any worker) must find it in the view', () => {
+    const p = plan(waitingAt('running'), { keepTokens: 400 });
+    expect(ids(p.toSummarize)).toEqual(['e0', 'e1', 'e2']);
+    expect(p.firstKeptId).toBe('e3');
+    expect(ids(plan(waitingAt('completed'), { keepTokens: 400 }).toSummarize)).toHaveLength(6);
+  });
+
+  it('is summarized when it sits more than twice the tail cap back (abandoned), or a layout keeps nothing', () => {
+    // A 300-token cap keeps one turn (e8, e9); keeping from e3 would be 700 tokens, over 2 × 300.
+    expect(ids(plan(waitingAt('running'), { keepTokens: 300 }).toSummarize)).toHaveLength(8);
+    expect(plan(waitingAt('running'), { keepNone: true }).toKeep).toEqual([]);
+  });
+
+  it('an abandoned call far back does not leave a recent one unprotected', () => {
+    const log = waitingAt('running');
+    log[5] = entries([assistant('testing', running('test'))], 5, [100])[0]!;
+    // keepTokens 250: the zone is 500 tokens back (e5 on); e3's call is older than that.
+    const p = plan(log, { keepTokens: 250 });
+    expect(p.firstKeptId).toBe('e5');
+    expect(ids(p.toSummarize)).toContain('e3');
   });
 });

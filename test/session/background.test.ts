@@ -106,12 +106,9 @@ describe('background compaction', () => {
     await next(session, 'background:prepared');
     expect(model.doGenerateCalls).toHaveLength(1);
 
-    const t0 = performance.now();
     const prepared = await growPast(session, 8_000);
-    const millis = performance.now() - t0;
     expect(prepared.compaction).toMatchObject({ status: 'compacted' });
     expect(model.doGenerateCalls).toHaveLength(1); // no summary written on the agent's path
-    expect(millis).toBeLessThan(150);
     expect(seen['background:applied']).toMatchObject([{ jobId: job.id }]);
     expect(seen['background:discarded']).toBeUndefined();
     const pivot = seen['background:applied']![0]!.pivot.pivot;

@@ -1,0 +1,119 @@
+/**
+ * A write that loses a compare-and-swap race is computed again from what changed and committed,
+ * without the agent seeing it: reading only the entries other writers appended, the held range
+ * again when parts were replaced, the window anew when a pivot moved; and a time bound, not a
+ * count of attempts, decides when a conflict is finally thrown.
+ */
+import { describe, expect, it } from 'vitest';
+import { countingStore } from '../../bench/counting-store.js';
+import { tallyWriters } from '../../bench/workers/check.js';
+import { checkLog } from '../../bench/workers/check-log.js';
+import type { WorkerConfig } from '../../bench/workers/protocol.js';
+import { messageText } from '../../src/model/index.js';
+import { openSession } from '../../src/session/index.js';
+import { DEFAULT_RETRY, retryDelay } from '../../src/session/retry.js';
+import { memoryStore, VersionConflictError } from '../../src/store/index.js';
+import { turn, user } from './helpers.js';
+
+describe('retryDelay', () => {
+  const policy = { baseDelayMs: 1, maxDelayMs: 50, deadlineMs: 1_000 };
+
+  it('retries at once, then draws from a range that doubles with each conflict, up to the cap', () => {
+    const longest = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => retryDelay(n, 0, policy, () => 0.999_999));
+    expect(longest.map((d) => Math.round(d!))).toEqual([0, 1, 2, 4, 8, 16, 32, 50, 50]);
+    expect(retryDelay(5, 0, policy, () => 0)).toBe(0);
+  });
+
+  it('gives up once the deadline is spent, and never waits past it', () => {
+    expect(retryDelay(3, 1_000, policy)).toBeNull();
+    expect(retryDelay(20, 990, policy, () => 0.999)).toBeLessThanOrEqual(10);
+    expect(DEFAULT_RETRY.deadlineMs).toBeGreaterThanOrEqual(10_000);
+  });
+});
+
+const opts = { prune: false as const };
+
+describe('a write that lost the race', () => {
+  it('reads only the entries appended since, then lands after them', async () => {
+    const shared = memoryStore();
+    const a = await openSession(shared, 's', opts);
+    for (let i = 0; i < 100; i++) await a.append(user(`old ${i}`));
+    const counted = countingStore(shared);
+    const b = await openSession(counted.store, 's', opts);
+    await a.append([user('new 1'), user('new 2')]);
+    const before = counted.rows();
+    const [entry] = await b.append(user('from b'));
+    expect(counted.rows() - before).toBe(2); // not the 102-entry window
+    expect(entry!.seq).toBe(102);
+    expect(b.activeEntries()).toEqual(await shared.loadFrom('s', 0));
+    expect(b.record).toEqual(await shared.getSession('s'));
+  });
+
+  it('reads the held range again when another writer replaced parts', async () => {
+    const shared = memoryStore();
+    const a = await openSession(shared, 's', opts);
+    await a.append(user('run it'));
+    await a.recordStep({
+      message: {
+        role: 'assistant',
+        parts: [{ type: 'tool', callId: 'c1', name: 'bash', input: {}, state: 'running' }],
+      },
+    });
+    const b = await openSession(shared, 's', opts);
+    await a.recordToolResult('c1', { output: 'done' });
+    await b.append(user('next'));
+    const tool = b
+      .activeEntries()
+      .flatMap((e): unknown[] => (e.kind === 'message' ? e.message.parts : []))[1];
+    expect(tool).toMatchObject({ type: 'tool', state: 'completed', output: 'done' });
+    expect(b.activeEntries()).toEqual(await shared.loadFrom('s', 0));
+    expect(b.record.state.rewrites).toBe(1);
+  });
+
+  it('loads the window anew when another writer compacted', async () => {
+    const shared = memoryStore();
+    const small = { ...opts, model: 'm', limits: { contextWindow: 20_000, maxOutput: 2_000 } };
+    const a = await openSession(shared, 's', small);
+    await a.append(turn('a request', 4, 3_000));
+    await a.append(turn('latest', 2, 1_000, 'l'));
+    const b = await openSession(shared, 's', small);
+    expect((await a.compact()).status).toBe('compacted');
+    await b.append(user('after the pivot'));
+    const { activeFromSeq } = b.record.state;
+    expect(b.activeEntries()).toEqual(await shared.loadFrom('s', activeFromSeq));
+    expect(b.activeEntries().some((e) => e.kind === 'compaction')).toBe(true);
+  });
+
+  it('is thrown, with nothing written, once it kept losing for the whole deadline', async () => {
+    const shared = memoryStore();
+    const a = await openSession(shared, 's', opts);
+    const b = await openSession(shared, 's', opts);
+    b.log.retry = { ...DEFAULT_RETRY, deadlineMs: 0 };
+    await a.append(user('first'));
+    await expect(b.append(user('lost'))).rejects.toBeInstanceOf(VersionConflictError);
+    expect((await shared.loadFrom('s', 0)).map((e) => e.kind === 'message' && e.message)).toEqual([
+      user('first'),
+    ]);
+  });
+});
+
+describe('eight handles appending to one session at once', () => {
+  it('lose nothing, repeat nothing, keep each writer’s order and the running figures', async () => {
+    const store = memoryStore();
+    const writers = await Promise.all(Array.from({ length: 8 }, () => openSession(store, 's', opts)));
+    const appends = 60;
+    await Promise.all(
+      writers.map(async (session, w) => {
+        for (let n = 0; n < appends; n++) await session.append(user(`w${w}#${n}`));
+      }),
+    );
+    const entries = await store.loadFrom('s', 0);
+    expect(checkLog(entries, (await store.getSession('s'))!).problems).toEqual([]);
+    const found = entries.map((e) => {
+      const [, w, n] = /^w(\d+)#(\d+)$/.exec(e.kind === 'message' ? messageText(e.message) : '')!;
+      return { session: 's', worker: Number(w), n: Number(n) };
+    });
+    const configs = writers.map((_, worker) => ({ worker, sessions: ['s'], appends }) as WorkerConfig);
+    expect(tallyWriters(found, configs, [])).toEqual({ lost: 0, duplicated: 0, outOfOrder: 0, problems: [] });
+  });
+});
