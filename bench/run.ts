@@ -63,7 +63,7 @@ try {
     progress('stall');
   }
   if (everything || workersOnly) {
-    for (const target of loadTargets(dir)) {
+    for (const target of await loadTargets(dir)) {
       loadRows.push(await loadRun(target).finally(() => target.dispose()));
       progress(`workers ${target.kind}`);
     }
