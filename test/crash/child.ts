@@ -15,6 +15,8 @@ if (inputs === undefined) throw new Error('usage: KIND PLACE OP FIRST CYCLES INP
 const op = OPS[opName as OpName];
 const rec = recorder(killSwitch());
 const store = rec.wrap(await crashStore(kind!).open(place!, rec.step));
+// A store that migrates on first use (Postgres) does it now, in the open phase.
+await store.listSessions();
 let session: Promise<Session> | undefined;
 const opened = () => (session ??= openSession(store, SESSION, op.options));
 for (let i = Number(first); i < Number(first) + Number(cycles); i++) {

@@ -13,6 +13,7 @@ import { sqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/store.js';
 import type { ExtraCheck } from './check.js';
 import { jsonlFiles } from './jsonl-files.js';
+import { statementName } from './sql-names.js';
 
 /** Called at a persistence step inside a store; the child may die there. */
 export type Point = (name: string) => void;
@@ -25,6 +26,8 @@ export interface CrashStore {
   open(place: string, point?: Point): Promise<Store> | Store;
   /** Checks of this kind's own (its files), after the sessions `ids` took an append (parent). */
   check?: ExtraCheck;
+  /** Whether the store can run here (a server answers); the tests of one that cannot are skipped. */
+  available?(): Promise<boolean>;
   /** Removes every place this factory made. */
   cleanup(): Promise<void> | void;
 }
@@ -40,13 +43,6 @@ function tempPlaces(prefix: string) {
       if (root) rmSync(root, { recursive: true, force: true });
     },
   };
-}
-
-/** A writing statement's verb and table (`INSERT entries`, `UPDATE sessions`); undefined for a read. */
-function statementName(source: string): string | undefined {
-  if (/^\s*SELECT\b/i.test(source)) return undefined;
-  const found = /\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([\w.]+)/i.exec(source);
-  return found ? `${found[1]!.split(/\s/)[0]!.toUpperCase()} ${found[2]}` : undefined;
 }
 
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
