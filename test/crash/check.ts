@@ -65,15 +65,18 @@ export async function checkAfterKill(
   }
 }
 
-/** Each session opens, takes an append, and prepares a valid request. */
+/** Each session opens, takes an append (unless the operation forbids it), and prepares a valid request. */
 async function stillWorks(store: Store, ids: string[], op: CrashOp): Promise<string[]> {
   const found: string[] = [];
   for (const id of ids) {
     try {
       const session = await openSession(store, id, op.options);
-      await session.append({ role: 'user', parts: [{ type: 'text', text: 'Carry on after the crash.' }] });
-      const after = await store.loadFrom(id, session.record.nextSeq - 1);
-      if (after[0]?.kind !== 'message') found.push(`session ${id}: the append after recovery is not stored`);
+      if (op.appendAfterKill !== false) {
+        await session.append({ role: 'user', parts: [{ type: 'text', text: 'Carry on after the crash.' }] });
+        const after = await store.loadFrom(id, session.record.nextSeq - 1);
+        if (after[0]?.kind !== 'message')
+          found.push(`session ${id}: the append after recovery is not stored`);
+      }
       const prepared = await session.prepare();
       const problems = validate(prepared.messages, 'ai-sdk');
       if (problems.length > 0)

@@ -24,6 +24,12 @@ export interface CrashOp {
   options: SessionOptions;
   /** Writes the operation's input files into `dir` (parent, once). */
   inputs?(dir: string): Promise<void>;
+  /**
+   * Whether the checks append to the sessions the child wrote (default true). An import is run
+   * again after a kill and must find its sessions as it wrote them: its next cycles are the
+   * writes after recovery.
+   */
+  appendAfterKill?: boolean;
   /** The phases whose every persistence step a test kills at (the others get random kills). */
   focus: string[];
   /** One cycle; `session` opens the test's session on first use, `phase` names what follows. */
@@ -98,8 +104,14 @@ const appendOp: CrashOp = {
 
 const pruneOp: CrashOp = {
   name: 'prune',
-  cycles: 3,
-  options: { ...base, prune: { protectTokens: 300, minimumTokens: 300, protectTurns: 1 } },
+  cycles: 4,
+  // Seed 000's erasing prune of the whole log: outputs a compaction moved below the window (into
+  // JSONL archives) are erased too, so one update may rewrite several files.
+  options: {
+    ...base,
+    prune: { protectTokens: 300, minimumTokens: 300, protectTurns: 1, mode: 'erase', onSummary: 'skip' },
+    compaction: { summaryTokens: 300, plan: { keepTurns: 1 } },
+  },
   focus: ['prune'],
   async cycle({ session, i, phase }) {
     const s = await session();
@@ -111,6 +123,8 @@ const pruneOp: CrashOp = {
     for (const callId of callIds) await s.recordToolResult(callId, { output: words(30, callId) });
     phase('turns');
     await s.append(assistantSays(`m${i} read.`));
+    phase('compact');
+    if (i % 4 === 2) await s.compact();
     // Every other cycle, so that one prune marks outputs of several entries and parts.
     phase('prune');
     if (i % 2 === 1) await s.prune();
@@ -148,6 +162,7 @@ const importOp: CrashOp = {
   name: 'import',
   cycles: 3,
   options: base,
+  appendAfterKill: false,
   async inputs(dir) {
     writeFileSync(join(dir, TAU), JSON.stringify(tauRuns(4)));
     // A condense export whose entries hold pivots: imported exactly, with its running figures.
@@ -160,8 +175,10 @@ const importOp: CrashOp = {
   focus: ['import'],
   async cycle({ store, i, inputs, phase }) {
     phase('import');
+    // A cycle a kill interrupted is run again by the next child: the same file under the same
+    // ids, which must then complete (or find it complete and change nothing).
     const file = join(inputs, i % 2 === 0 ? TAU : EXPORT);
-    await importFile(store, file, { session: `imp-${process.pid}-${i}` });
+    await importFile(store, file, { session: `imp-${i}` });
   },
 };
 

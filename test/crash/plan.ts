@@ -27,6 +27,11 @@ const phaseOf = (point: string) => point.slice(0, point.indexOf('/'));
 export interface KillPlan {
   /** One at each step of the `focus` phases, each at a random occurrence of it. */
   named: Kill[];
+  /**
+   * The named kills with the random ones among them: a child's first points then often recover
+   * what the kill before left half done (a JSONL rotation's renames), and are killed in turn.
+   */
+  mixed: { kill: Kill; named: boolean }[];
   /** One at each step of opening a new store (migrating, creating the session). */
   start: Kill[];
   /** At random: the N-th point of a run, one of its first points (recovering what a kill left), a timer. */
@@ -55,5 +60,7 @@ export function planKills(
     if (i % 3 === 1) return { kind: 'point', at: `#${pick(3)}` };
     return { kind: 'timer', afterCycles: pick(cycles), delayMs: next() * 40 };
   });
-  return { named, start, spread: random };
+  const mixed = named.map((kill) => ({ kill, named: true }));
+  for (const kill of random) mixed.splice(pick(mixed.length + 1), 0, { kill, named: false });
+  return { named, mixed, start, spread: random };
 }
