@@ -10,6 +10,7 @@ import type { Store } from '../../src/store/store.js';
 import { historyViolations, type Snapshot, snapshot } from './history.js';
 import { sessionViolations } from './invariants.js';
 import type { CrashOp } from './ops.js';
+import { searchViolations } from './search-check.js';
 import { type Landing, type Stored, type Transcript, verdict } from './verdict.js';
 
 export interface Checked {
@@ -50,6 +51,7 @@ export async function checkAfterKill(
     }
     const judged = await verdict(t, load);
     violations.push(...judged.violations, ...historyViolations(before, await snapshot(store), t));
+    if (op.searchTerm) violations.push(...(await searchViolations(store, op.searchTerm)));
     if (violations.length === 0) {
       const written = [...new Set(t.intents.flatMap((i) => i.changes.map((c) => c.id)))];
       const ids = [];

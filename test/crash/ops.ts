@@ -30,6 +30,12 @@ export interface CrashOp {
    * writes after recovery.
    */
   appendAfterKill?: boolean;
+  /**
+   * A word the operation's tool outputs hold: the child searches for it every cycle (so the
+   * SQLite full-text index holds what a prune then rewrites), the checks compare the hits with
+   * the stored entries.
+   */
+  searchTerm?: string;
   /** The phases whose every persistence step a test kills at (the others get random kills). */
   focus: string[];
   /** One cycle; `session` opens the test's session on first use, `phase` names what follows. */
@@ -113,14 +119,17 @@ const pruneOp: CrashOp = {
     compaction: { summaryTokens: 300, plan: { keepTurns: 1 } },
   },
   focus: ['prune'],
-  async cycle({ session, i, phase }) {
+  searchTerm: 'gizmo',
+  async cycle({ store, session, i, phase }) {
     const s = await session();
     const { message, callIds } = running(i);
     phase('turns');
     await s.append([userSays(`Look at m${i}.`), message]);
     // Results arrive after their calls: one-entry parts updates.
     phase('result');
-    for (const callId of callIds) await s.recordToolResult(callId, { output: words(30, callId) });
+    for (const callId of callIds) await s.recordToolResult(callId, { output: `gizmo ${words(30, callId)}` });
+    phase('search');
+    await store.search('gizmo');
     phase('turns');
     await s.append(assistantSays(`m${i} read.`));
     phase('compact');
