@@ -46,7 +46,7 @@ export type Kill =
 
 export function describeKill(kill: Kill): string {
   if (kill.kind === 'point') return `at point ${kill.at}`;
-  if (kill.kind === 'timer') return `${kill.delayMs.toFixed(0)} ms after cycle line ${kill.afterCycles}`;
+  if (kill.kind === 'timer') return `${kill.delayMs.toFixed(0)} ms after ${kill.afterCycles} finished cycles`;
   return 'not killed';
 }
 
@@ -57,12 +57,11 @@ export function runChild(file: string, args: string[], kill: Kill): Promise<Chil
   let stdout = '';
   let stderr = '';
   let timer: NodeJS.Timeout | undefined;
-  let cycles = 0;
   child.stdout.setEncoding('utf8').on('data', (s: string) => {
     stdout += s;
     if (kill.kind !== 'timer' || timer) return;
-    cycles = (stdout.match(/^cycle /gm) ?? []).length;
-    if (cycles >= kill.afterCycles) timer = setTimeout(() => child.kill('SIGKILL'), kill.delayMs);
+    if ((stdout.match(/^cycle /gm) ?? []).length >= kill.afterCycles)
+      timer = setTimeout(() => child.kill('SIGKILL'), kill.delayMs);
   });
   child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
   return new Promise((resolve, reject) => {

@@ -21,8 +21,16 @@ export interface SuiteOptions {
   start?: boolean;
 }
 
-export function crashSuite(opName: OpName, opts: SuiteOptions, stores: readonly CrashStore[] = STORES): void {
+/** CRASH_SPREAD=N runs N random kills per store instead of the suite's few (a soak run). */
+const SOAK = Number(process.env.CRASH_SPREAD ?? 0);
+
+export function crashSuite(
+  opName: OpName,
+  suite: SuiteOptions,
+  stores: readonly CrashStore[] = STORES,
+): void {
   const op = OPS[opName];
+  const opts = SOAK > 0 ? { ...suite, spread: SOAK } : suite;
   let child: Awaited<ReturnType<typeof bundleChild>>;
   const inputs = mkdtempSync(join(tmpdir(), 'condense-crash-inputs-'));
   beforeAll(async () => {
@@ -37,24 +45,28 @@ export function crashSuite(opName: OpName, opts: SuiteOptions, stores: readonly 
 
   describe.concurrent(`SIGKILL at any persistence step of ${opName}`, () => {
     for (const crash of stores) {
-      it(`${crash.kind}: the store reopens with the old or the new state, and works`, async (ctx) => {
-        if (crash.available && !(await crash.available())) return ctx.skip();
-        const runner = new CrashRunner(child.file, crash, op, inputs, Date.now());
-        const place = await runner.fresh();
-        const dry = await runner.dry(place);
-        const plan = planKills(dry, op.focus, op.cycles, opts.spread, random(runner.seed));
-        for (const { kill, named } of plan.mixed)
-          await (named ? runner.reach(kill, place) : runner.run(kill, place));
-        if (opts.start) for (const kill of plan.start) await runner.reach(kill, await runner.fresh());
-        const { kills, old, new: landed, between, replayed, childMs, checkMs } = runner.tally;
-        console.log(
-          `[crash] ${crash.kind} ${opName} (seed ${runner.seed}): ${kills} kills (${plan.named.length} at the operation's steps, ` +
-            `${opts.start ? plan.start.length : 0} at start-up steps, ${replayed} of them on a new store; ${opts.spread} random); ` +
-            `in a write: ${old} left the old state, ${landed} the new; ${between} between writes; 0 violations; children ${childMs} ms, checks ${checkMs} ms`,
-        );
-        expect(old).toBeGreaterThan(0);
-        expect(landed).toBeGreaterThan(0);
-      }, 60_000);
+      it(
+        `${crash.kind}: the store reopens with the old or the new state, and works`,
+        async (ctx) => {
+          if (crash.available && !(await crash.available())) return ctx.skip();
+          const runner = new CrashRunner(child.file, crash, op, inputs, Date.now());
+          const place = await runner.fresh();
+          const dry = await runner.dry(place);
+          const plan = planKills(dry, op.focus, op.cycles, opts.spread, random(runner.seed));
+          for (const { kill, named } of plan.mixed)
+            await (named ? runner.reach(kill, place) : runner.run(kill, place));
+          if (opts.start) for (const kill of plan.start) await runner.reach(kill, await runner.fresh());
+          const { kills, old, new: landed, between, replayed, childMs, checkMs } = runner.tally;
+          console.log(
+            `[crash] ${crash.kind} ${opName} (seed ${runner.seed}): ${kills} kills (${plan.named.length} at the operation's steps, ` +
+              `${opts.start ? plan.start.length : 0} at start-up steps, ${replayed} of them on a new store; ${opts.spread} random); ` +
+              `in a write: ${old} left the old state, ${landed} the new; ${between} between writes; 0 violations; children ${childMs} ms, checks ${checkMs} ms`,
+          );
+          expect(old).toBeGreaterThan(0);
+          expect(landed).toBeGreaterThan(0);
+        },
+        60_000 + opts.spread * 3_000,
+      );
     }
   });
 }
