@@ -1,0 +1,3 @@
+import { crashSuite } from './suite.js';
+
+crashSuite('append', { spread: 6, start: true });

@@ -1,0 +1,3 @@
+import { crashSuite } from './suite.js';
+
+crashSuite('compact', { spread: 6 });

@@ -1,0 +1,3 @@
+import { crashSuite } from './suite.js';
+
+crashSuite('import', { spread: 6 });
