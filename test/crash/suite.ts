@@ -65,7 +65,7 @@ export function crashSuite(
           expect(old).toBeGreaterThan(0);
           expect(landed).toBeGreaterThan(0);
         },
-        60_000 + opts.spread * 3_000,
+        120_000 + opts.spread * 5_000,
       );
     }
   });
