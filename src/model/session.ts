@@ -54,6 +54,8 @@ export interface SessionState {
    * whose record is behind reads only the entries appended since, unless this (or the pivot) moved.
    */
   rewrites?: number;
+  /** The last rewrites (up to 16): [its number in `rewrites`, the lowest seq it replaced parts of]. */
+  rewritten?: [number, number][];
   /** Erase-mode pruning of the whole log (seed 000) has scanned every entry below this seq. */
   erasedBelowSeq?: number;
   /**

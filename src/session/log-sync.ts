@@ -1,5 +1,5 @@
 import type { Entry } from '../model/entry.js';
-import type { SessionRecord } from '../model/session.js';
+import type { SessionRecord, SessionState } from '../model/session.js';
 import type { Store } from '../store/store.js';
 import type { WindowBound } from './log.js';
 import { readTail } from './window-read.js';
@@ -26,51 +26,73 @@ export async function loadWindow(
   return { active: tail.entries, heldFromSeq: tail.fromSeq };
 }
 
-/**
- * How a held record differs from the stored one. 'appended': other writers only added entries
- * (and moved running figures), so reading the entries from our nextSeq on brings the window up to
- * date. 'rewritten': parts of stored entries were replaced, so the range held is read again.
- * 'moved': a pivot moved the window's start, so the window is loaded anew.
- */
-export function changeSince(
-  held: SessionRecord,
-  stored: SessionRecord,
-): 'none' | 'appended' | 'rewritten' | 'moved' {
-  if (stored.version === held.version) return 'none';
-  const a = held.state;
-  const b = stored.state;
-  if (a.pivotId !== b.pivotId || a.activeFromSeq !== b.activeFromSeq || stored.nextSeq < held.nextSeq)
-    return 'moved';
-  return (a.rewrites ?? 0) === (b.rewrites ?? 0) ? 'appended' : 'rewritten';
+/** Rewrites a session remembers: enough for any reader a few writes behind. */
+export const REWRITES_KEPT = 16;
+
+/** The state of a write that replaced parts of held entries, the lowest at `fromSeq` (see staleFrom). */
+export function withRewrite(state: SessionState, before: SessionState, fromSeq: number): SessionState {
+  const n = (before.rewrites ?? 0) + 1;
+  const rewritten: [number, number][] = [...(before.rewritten ?? []), [n, fromSeq]];
+  return { ...state, rewrites: n, rewritten: rewritten.slice(-REWRITES_KEPT) };
 }
 
-/** What a Log must hold to match the stored session: entries to add to its window, or a new window. */
-export type CatchUp = { record: SessionRecord; added: Entry[] } | { record: SessionRecord; window: Held };
+/** The lowest seq among entries `ids` in `active`, newest first (updates are mostly recent); 0 if one is not held. */
+export function lowestSeq(active: readonly Entry[], ids: readonly string[]): number {
+  const wanted = new Set(ids);
+  let lowest = Number.POSITIVE_INFINITY;
+  for (let i = active.length - 1; i >= 0 && wanted.size > 0; i--) {
+    if (wanted.delete(active[i]!.id)) lowest = active[i]!.seq;
+  }
+  return wanted.size > 0 ? 0 : lowest;
+}
 
 /**
- * Reads what changed since `held` was read: the session row (a primary-key read), then only the
- * appended entries, or the window again when it was rewritten. A write that lost a race thus
- * costs the few entries other writers added, not O(window).
+ * The lowest seq from which a held window may differ from the stored session: the held nextSeq
+ * when other writers only appended (or compacted: a pivot is appended too), lower when they
+ * replaced parts of entries (the session remembers where its last rewrites began). Null when only
+ * a fresh load can tell: the log went back, or the reader is more rewrites behind than remembered.
+ */
+export function staleFrom(held: SessionRecord, stored: SessionRecord): number | null {
+  if (stored.nextSeq < held.nextSeq || stored.state.activeFromSeq < held.state.activeFromSeq) return null;
+  const seen = held.state.rewrites ?? 0;
+  const missed = (stored.state.rewrites ?? 0) - seen;
+  if (missed < 0) return null;
+  const remembered = (stored.state.rewritten ?? []).filter(([n]) => n > seen);
+  if (remembered.length < missed) return null;
+  return remembered.reduce((from, [, seq]) => Math.min(from, seq), held.nextSeq);
+}
+
+/**
+ * What a Log must hold to match the stored session: its entries below `from` (and from
+ * `heldFromSeq` on) followed by `entries`, or a whole new window.
+ */
+export type CatchUp =
+  | { record: SessionRecord; from: number; entries: Entry[]; heldFromSeq: number }
+  | { record: SessionRecord; window: Held };
+
+/**
+ * Reads what changed since `held` was read: the session row (a primary-key read), then the entries
+ * from where they may differ — those other writers appended, and any whose parts they replaced.
+ * A write that lost a race thus costs what changed, not O(window).
  */
 export async function catchUp(
   store: Store,
   held: { record: SessionRecord; heldFromSeq: number },
   bound: WindowBound | null,
 ): Promise<CatchUp> {
-  const { id, nextSeq } = held.record;
+  const { id, nextSeq, version } = held.record;
   const record = await store.getSession(id);
   if (!record) throw new Error(`session ${id} no longer exists`);
-  const change = changeSince(held.record, record);
-  if (change === 'none') return { record, added: [] };
-  // Up to the row's nextSeq only: entries of a later commit belong with a later row.
-  if (change === 'appended') {
-    const added = await store.loadFrom(id, nextSeq, record.nextSeq);
-    if (added.length === record.nextSeq - nextSeq) return { record, added };
-  }
-  if (change === 'rewritten') {
-    // The same range as before (not a new tail): a compaction planned on it still finds its entries.
-    const active = await store.loadFrom(id, held.heldFromSeq, record.nextSeq);
-    return { record, window: { active, heldFromSeq: held.heldFromSeq } };
+  if (record.version === version)
+    return { record, from: nextSeq, entries: [], heldFromSeq: held.heldFromSeq };
+  const stale = staleFrom(held.record, record);
+  // A pivot moves the window's start forward: what it left behind is dropped, not read.
+  const heldFromSeq = Math.max(held.heldFromSeq, record.state.activeFromSeq);
+  if (stale !== null) {
+    const from = Math.max(stale, heldFromSeq);
+    // Up to the row's nextSeq only: entries of a later commit belong with a later row.
+    const entries = await store.loadFrom(id, from, record.nextSeq);
+    if (entries.length === record.nextSeq - from) return { record, from, entries, heldFromSeq };
   }
   return { record, window: await loadWindow(store, record, bound) };
 }

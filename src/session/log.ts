@@ -3,7 +3,7 @@ import type { JsonObject } from '../model/json.js';
 import { emptySessionState, type SessionRecord, type SessionState } from '../model/session.js';
 import { withUpdates } from '../prune/apply.js';
 import { type PartsUpdate, type Store, VersionConflictError } from '../store/store.js';
-import { catchUp, loadWindow } from './log-sync.js';
+import { catchUp, loadWindow, lowestSeq, withRewrite } from './log-sync.js';
 import { DEFAULT_RETRY, type RetryPolicy, retryDelay } from './retry.js';
 import { pagesForward } from './window-read.js';
 
@@ -96,6 +96,7 @@ export class Log {
 
   /** Brings record and window up to the stored session, reading only what changed (log-sync.ts). */
   private async catchUp(): Promise<void> {
+    const { nextSeq } = this.record;
     const next = await catchUp(this.store, this, this.bound);
     // All at once, after the reads: nothing may see the new record with the old window.
     this.record = next.record;
@@ -103,9 +104,15 @@ export class Log {
       this.active = next.window.active;
       this.heldFromSeq = next.window.heldFromSeq;
       for (const listener of this.changeListeners) listener('reload');
-    } else {
+    } else if (next.from === nextSeq && next.heldFromSeq === this.heldFromSeq) {
       // In place: the window only grew (the IncrementalContext contract).
-      for (const e of next.added) this.active.push(e);
+      for (const e of next.entries) this.active.push(e);
+    } else {
+      // A new array: entries were replaced, or a pivot moved the start.
+      const kept = this.active.filter((e) => e.seq >= next.heldFromSeq && e.seq < next.from);
+      this.active = kept.concat(next.entries);
+      this.heldFromSeq = next.heldFromSeq;
+      for (const listener of this.changeListeners) listener('reload');
     }
   }
 
@@ -177,9 +184,10 @@ export class Log {
 
   private commitOf(write: Write, appended: Entry[]) {
     const last = appended.at(-1);
-    // Replaced parts are counted, so that other writers know to read their window again.
-    const state = write.update
-      ? { ...write.state, rewrites: (this.record.state.rewrites ?? 0) + 1 }
+    // Replaced parts are recorded, so that other writers know which entries to read again.
+    const ids = write.update?.map((u) => u.entryId);
+    const state = ids
+      ? withRewrite(write.state, this.record.state, lowestSeq(this.active, ids))
       : write.state;
     return {
       sessionId: this.record.id,

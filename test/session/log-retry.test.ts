@@ -10,7 +10,9 @@ import { tallyWriters } from '../../bench/workers/check.js';
 import { checkLog } from '../../bench/workers/check-log.js';
 import type { WorkerConfig } from '../../bench/workers/protocol.js';
 import { messageText } from '../../src/model/index.js';
+import type { SessionRecord, SessionState } from '../../src/model/session.js';
 import { openSession } from '../../src/session/index.js';
+import { REWRITES_KEPT, staleFrom, withRewrite } from '../../src/session/log-sync.js';
 import { DEFAULT_RETRY, retryDelay } from '../../src/session/retry.js';
 import { memoryStore, VersionConflictError } from '../../src/store/index.js';
 import { turn, user } from './helpers.js';
@@ -33,6 +35,36 @@ describe('retryDelay', () => {
 
 const opts = { prune: false as const };
 
+describe('staleFrom', () => {
+  const record = (nextSeq: number, rewrites: number, rewritten: [number, number][], activeFromSeq = 0) =>
+    ({ nextSeq, state: { activeFromSeq, rewrites, rewritten } }) as unknown as SessionRecord;
+
+  it('is the held nextSeq after appends, the lowest seq rewritten since, or null when unknown', () => {
+    expect(staleFrom(record(10, 2, [[2, 3]]), record(14, 2, [[2, 3]]))).toBe(10);
+    expect(
+      staleFrom(
+        record(10, 2, [[2, 3]]),
+        record(14, 4, [
+          [2, 3],
+          [3, 12],
+          [4, 7],
+        ]),
+      ),
+    ).toBe(7);
+    expect(staleFrom(record(10, 2, []), record(14, 4, [[4, 7]]))).toBeNull(); // rewrite 3 forgotten
+    expect(staleFrom(record(10, 0, []), record(9, 0, []))).toBeNull();
+    expect(staleFrom(record(10, 0, [], 5), record(12, 0, [], 3))).toBeNull();
+  });
+
+  it('remembers the last REWRITES_KEPT rewrites', () => {
+    let state = {} as SessionState;
+    for (let i = 0; i < REWRITES_KEPT + 3; i++) state = withRewrite(state, state, i);
+    expect(state.rewrites).toBe(REWRITES_KEPT + 3);
+    expect(state.rewritten).toHaveLength(REWRITES_KEPT);
+    expect(state.rewritten![0]).toEqual([4, 3]);
+  });
+});
+
 describe('a write that lost the race', () => {
   it('reads only the entries appended since, then lands after them', async () => {
     const shared = memoryStore();
@@ -49,36 +81,42 @@ describe('a write that lost the race', () => {
     expect(b.record).toEqual(await shared.getSession('s'));
   });
 
-  it('reads the held range again when another writer replaced parts', async () => {
+  it('reads again from the first entry whose parts another writer replaced, not the window', async () => {
     const shared = memoryStore();
     const a = await openSession(shared, 's', opts);
-    await a.append(user('run it'));
+    for (let i = 0; i < 50; i++) await a.append(user(`old ${i}`));
     await a.recordStep({
       message: {
         role: 'assistant',
         parts: [{ type: 'tool', callId: 'c1', name: 'bash', input: {}, state: 'running' }],
       },
     });
-    const b = await openSession(shared, 's', opts);
+    const counted = countingStore(shared);
+    const b = await openSession(counted.store, 's', opts);
     await a.recordToolResult('c1', { output: 'done' });
+    const before = counted.rows();
     await b.append(user('next'));
+    expect(counted.rows() - before).toBe(1); // the step whose call got its result
     const tool = b
       .activeEntries()
-      .flatMap((e): unknown[] => (e.kind === 'message' ? e.message.parts : []))[1];
+      .flatMap((e): unknown[] => (e.kind === 'message' ? e.message.parts : []))[50];
     expect(tool).toMatchObject({ type: 'tool', state: 'completed', output: 'done' });
     expect(b.activeEntries()).toEqual(await shared.loadFrom('s', 0));
-    expect(b.record.state.rewrites).toBe(1);
+    expect(b.record.state.rewritten).toEqual([[1, 50]]);
   });
 
-  it('loads the window anew when another writer compacted', async () => {
+  it('drops what another writer’s compaction left behind and reads only what it appended', async () => {
     const shared = memoryStore();
     const small = { ...opts, model: 'm', limits: { contextWindow: 20_000, maxOutput: 2_000 } };
     const a = await openSession(shared, 's', small);
     await a.append(turn('a request', 4, 3_000));
     await a.append(turn('latest', 2, 1_000, 'l'));
-    const b = await openSession(shared, 's', small);
+    const counted = countingStore(shared);
+    const b = await openSession(counted.store, 's', small);
     expect((await a.compact()).status).toBe('compacted');
+    const before = counted.rows();
     await b.append(user('after the pivot'));
+    expect(counted.rows() - before).toBe(1); // the pivot
     const { activeFromSeq } = b.record.state;
     expect(b.activeEntries()).toEqual(await shared.loadFrom('s', activeFromSeq));
     expect(b.activeEntries().some((e) => e.kind === 'compaction')).toBe(true);
