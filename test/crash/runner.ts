@@ -49,6 +49,7 @@ export class CrashRunner {
     const where = `${crash.kind} ${op.name}, seed ${this.seed}, ${describeKill(kill)}`;
     const tail = `${run.lines.slice(-6).join('\n')}\n${run.stderr}`;
     expect(ended(run) || run.signal === 'SIGKILL', `${where}: the child failed\n${tail}`).toBe(true);
+    await crash.settled?.(run.pid);
     const checked = await checkAfterKill(
       async () => crash.open(place),
       transcript(run.lines),

@@ -32,6 +32,7 @@ export async function bundleChild(): Promise<{ file: string; remove: () => void 
 }
 
 export interface ChildRun {
+  pid: number;
   status: number | null;
   signal: NodeJS.Signals | null;
   lines: string[];
@@ -68,7 +69,7 @@ export function runChild(file: string, args: string[], kill: Kill): Promise<Chil
     child.on('error', reject);
     child.on('close', (status, signal) => {
       clearTimeout(timer);
-      resolve({ status, signal, lines: stdout.split('\n').filter(Boolean), stderr });
+      resolve({ pid: child.pid!, status, signal, lines: stdout.split('\n').filter(Boolean), stderr });
     });
   });
 }

@@ -29,6 +29,11 @@ export interface CrashStore {
   place(tag: string): Promise<string> | string;
   /** Opens the store at `place`; with `point`, every persistence step inside it is reported. */
   open(place: string, point?: Point): Promise<Store> | Store;
+  /**
+   * Waits until nothing the dead child `pid` started can still change the store (parent). A
+   * server outlives its client: it finishes a COMMIT it received, or rolls back, after the kill.
+   */
+  settled?(pid: number): Promise<void>;
   /** Checks of this kind's own (its files), after the sessions `ids` took an append (parent). */
   check?: ExtraCheck;
   /** Whether the store can run here (a server answers); the tests of one that cannot are skipped. */

@@ -54,6 +54,25 @@ function isOld(c: SessionChange, s: Stored): boolean {
 
 export type Landing = 'old' | 'new';
 
+/** What a write's sessions hold now, against what it announced (for the message of a violation). */
+async function stored(intent: Intent, load: (id: string) => Promise<Stored>): Promise<string> {
+  const parts: string[] = [];
+  for (const c of intent.changes) {
+    const s = await load(c.id);
+    const row = s.record ? rowDigest(s.record) : null;
+    const byId = new Map(s.entries.map((e) => [e.id, e]));
+    const updated = c.updated.map((u) => {
+      const now = byId.get(u.id);
+      return `${u.id}: ${now ? partsDigest(now) : 'missing'} (was ${u.before}, to be ${u.after})`;
+    });
+    parts.push(
+      `${c.id}: row ${JSON.stringify(row)} (was ${JSON.stringify(c.before)}, to be ${JSON.stringify(c.after)}), ` +
+        `${s.entries.length} entries${updated.length > 0 ? `, parts ${updated.join('; ')}` : ''}`,
+    );
+  }
+  return parts.join(' | ');
+}
+
 /**
  * Checks each session's last write against what is stored. Returns the violations and, when the
  * child died inside a write, where that write landed.
@@ -76,7 +95,8 @@ export async function verdict(
     const acknowledged = t.done.has(intent.n);
     if (acknowledged && landed.some((l) => l !== 'new'))
       violations.push(`${what} returned, but stored: ${landed.join(', ')}`);
-    else if (landed.includes('neither')) violations.push(`${what} left neither the old nor the new state`);
+    else if (landed.includes('neither'))
+      violations.push(`${what} left neither the old nor the new state: ${await stored(intent, load)}`);
     else if (new Set(landed).size > 1)
       violations.push(`${what} landed for some sessions only: ${landed.join(', ')}`);
     else if (!acknowledged) inFlight = landed[0] as Landing;
