@@ -5,19 +5,16 @@
  * by wrapping the driver the store uses (never a hook in src/).
  */
 
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { type JsonlStore, openJsonlStore } from '../../src/store/jsonl.js';
-import { postgresStore } from '../../src/store/postgres.js';
 import { sqliteStore } from '../../src/store/sqlite.js';
 import type { Store } from '../../src/store/store.js';
-import { PG_URL, pgReachable } from '../store/pg-helpers.js';
 import type { ExtraCheck } from './check.js';
 import { jsonlFiles } from './jsonl-files.js';
+import { postgresCrash } from './postgres.js';
 import { statementName } from './sql-names.js';
 
 /** Called at a persistence step inside a store; the child may die there. */
@@ -119,59 +116,6 @@ export const jsonlCrash: CrashStore = {
   open: (place, point) => openJsonlStore({ dir: place }, (step) => point?.(`step ${jsonlStepName(step)}`)),
   check: (store, ids) => jsonlFiles(store as JsonlStore, ids),
   cleanup: jsonlPlaces.cleanup,
-};
-
-/** Where the patched Postgres client reports to (the patch is made once). */
-let pgPoint: Point | undefined;
-
-/**
- * Kill points inside pg (child only): before every writing statement and before every COMMIT, so
- * a kill lands after a transaction's statements and before it commits.
- */
-function pgPoints(point: Point): void {
-  const patched = pgPoint !== undefined;
-  pgPoint = point;
-  if (patched) return;
-  const proto = pg.Client.prototype as unknown as { query: AnyFn };
-  const query = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0];
-    const text = typeof first === 'string' ? first : (first as { text?: unknown } | undefined)?.text;
-    if (typeof text === 'string') {
-      if (/^\s*COMMIT\b/i.test(text)) pgPoint?.('tx before commit');
-      else {
-        const name = statementName(text);
-        if (name) pgPoint?.(`sql ${name}`);
-      }
-    }
-    return query.apply(this, args);
-  };
-}
-
-const pgSchemas: string[] = [];
-export const postgresCrash: CrashStore = {
-  kind: 'postgres',
-  place(tag) {
-    const schema = `condense_crash_${randomBytes(4).toString('hex')}_${tag.replace(/\W/g, '_')}`.slice(0, 60);
-    pgSchemas.push(schema);
-    return schema;
-  },
-  open(place, point) {
-    if (point) pgPoints(point);
-    return postgresStore({ connectionString: PG_URL, schema: place });
-  },
-  available: pgReachable,
-  async cleanup() {
-    if (pgSchemas.length === 0) return;
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    try {
-      for (const schema of pgSchemas.splice(0))
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await client.end();
-    }
-  },
 };
 
 export const STORES: readonly CrashStore[] = [sqliteCrash, jsonlCrash, postgresCrash];
