@@ -1,35 +1,24 @@
-import type { Entry, Pivot } from '../model/entry.js';
-import type { JsonObject } from '../model/json.js';
-import type { Message } from '../model/message.js';
+import type { Entry } from '../model/entry.js';
 import type { Part } from '../model/parts.js';
-import type { SessionRecord, SessionState } from '../model/session.js';
+import type { SessionRecord } from '../model/session.js';
 import { searchVector } from './postgres-text.js';
 import { entrySearchText } from './search.js';
-import { parseColumn } from './sqlite-rows.js';
+import {
+  type EntryRow,
+  parseColumn,
+  type SessionRow,
+  entryFromRow as sqliteEntryFromRow,
+} from './sqlite-rows.js';
+
+export { sessionFromRow } from './sqlite-rows.js';
 
 /** A `sessions` row as the store's queries return it (JSONB as text). */
-export interface PgSessionRow {
-  id: string;
-  created_at: number;
-  updated_at: number;
-  head_id: string | null;
-  version: number;
-  next_seq: number;
-  metadata: string;
-  state: string;
-}
+/** A `sessions` row: the same columns, read the same way, on both SQL stores. */
+export type PgSessionRow = SessionRow;
 
 /** An `entries` row as read (JSON as text). */
-export interface PgEntryRow {
-  session_id: string;
-  seq: number;
-  id: string;
-  parent_id: string | null;
-  kind: string;
-  created_at: number;
-  tokens: number;
-  part_tokens: string;
-  body: string;
+export interface PgEntryRow extends EntryRow {
+  /** A message's parts, kept apart from its body so a prune rewrites only them. */
   parts: string | null;
 }
 
@@ -125,36 +114,16 @@ export function columnArrays(rows: readonly Value[][]): Value[][] {
 }
 
 export function entryFromRow(row: PgEntryRow): Entry {
-  const col = <T>(text: string, column: string) =>
-    parseColumn<T>(text, 'entries', row.session_id, row.seq, column);
-  const head = {
-    id: row.id,
-    sessionId: row.session_id,
-    parentId: row.parent_id,
-    seq: row.seq,
-    createdAt: row.created_at,
-  };
-  const partTokens = col<number[]>(row.part_tokens, 'part_tokens');
-  if (row.kind === 'compaction') {
-    const pivot = col<Pivot>(row.body, 'body');
-    return { kind: 'compaction', ...head, pivot, partTokens, tokens: row.tokens };
-  }
-  const message = col<Message>(row.body, 'body');
-  (message as { parts: Part[] }).parts = col<Part[]>(row.parts ?? 'null', 'parts');
-  return { kind: 'message', ...head, message, partTokens, tokens: row.tokens };
-}
-
-export function sessionFromRow(row: PgSessionRow): SessionRecord {
-  return {
-    id: row.id,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    headId: row.head_id,
-    version: row.version,
-    nextSeq: row.next_seq,
-    metadata: parseColumn<JsonObject>(row.metadata, 'sessions', row.id, undefined, 'metadata'),
-    state: parseColumn<SessionState>(row.state, 'sessions', row.id, undefined, 'state'),
-  };
+  const entry = sqliteEntryFromRow(row);
+  if (entry.kind === 'message')
+    (entry.message as { parts: Part[] }).parts = parseColumn<Part[]>(
+      row.parts ?? 'null',
+      'entries',
+      row.session_id,
+      row.seq,
+      'parts',
+    );
+  return entry;
 }
 
 /** A session's insert values, in the order of SQL.insertSession. */
