@@ -1,6 +1,7 @@
+import { handoverAndDetails, latestRequestAt, requestText } from '../compact/index.js';
 import type { ImportedCompaction } from '../import/index.js';
 import { buildCompactionEntry, buildMessageEntry, type EntryPlace } from '../model/build.js';
-import type { CompactionEntry, Entry } from '../model/entry.js';
+import type { CompactionEntry, Entry, MessageEntry, PivotDetails } from '../model/entry.js';
 import type { JsonObject } from '../model/json.js';
 import type { Message } from '../model/message.js';
 import { emptySessionState, type SessionState, type Usage } from '../model/session.js';
@@ -51,12 +52,25 @@ export function importedLog(src: LogSource, now: number): ImportedLog {
     createdAt: createdAt ?? now,
   });
   const estimate = () => nextPromptEstimate(state, config.model, config.overheadRaw).tokens;
+  let previous: CompactionEntry | undefined;
   const compact = (c: ImportedCompaction) => {
-    const entry = pivotEntry(c, entries.at(-1)!, pivotId, src.agent, estimate, place(c.createdAt), config);
+    const since = entries.slice(previous === undefined ? 0 : previous.seq + 1) as MessageEntry[];
+    const facts = importedFacts(since, previous?.pivot.details);
+    const entry = pivotEntry(
+      c,
+      entries.at(-1)!,
+      pivotId,
+      src.agent,
+      estimate,
+      place(c.createdAt),
+      config,
+      facts,
+    );
     state = afterPivot(state, entry, [], entry.seq);
     entry.pivot.tokensAfter = estimate();
     entries.push(entry);
     pivotId = entry.id;
+    previous = entry;
   };
   let next = 0;
   src.messages.forEach((step, i) => {
@@ -85,6 +99,21 @@ function sessionModel(messages: ImportedStep[]): string | undefined {
   return (named.findLast((m) => m.usage !== undefined) ?? named.at(-1))?.model;
 }
 
+/**
+ * What condense itself would carry over the agent's compaction: the handover of the messages it
+ * summarized (every request verbatim, files, failures, the working directory…), so that a later
+ * compaction by condense still has them though the agent's summary quotes them only in part.
+ */
+function importedFacts(span: MessageEntry[], previous: PivotDetails | undefined): PivotDetails {
+  const at = latestRequestAt(span);
+  const latestRequest = at >= 0 ? requestText(span[at]!) : previous?.lastUserRequest;
+  return handoverAndDetails({
+    span,
+    ...(previous ? { previous } : {}),
+    ...(latestRequest === undefined ? {} : { latestRequest }),
+  }).details;
+}
+
 function pivotEntry(
   c: ImportedCompaction,
   last: Entry,
@@ -93,6 +122,7 @@ function pivotEntry(
   estimate: () => number,
   place: EntryPlace,
   config: ResolvedSession,
+  facts: PivotDetails,
 ): CompactionEntry {
   return buildCompactionEntry(
     {
@@ -104,7 +134,7 @@ function pivotEntry(
       tokensAfter: 0,
       auto: c.auto,
       summarizer: agent,
-      details: { filesRead: [], filesModified: [], ...(c.source ? { extra: c.source } : {}) },
+      details: { ...facts, extra: { ...c.source, ...facts.extra } },
       previousPivotId,
       summaryAs: 'user-plain',
     },

@@ -1,4 +1,5 @@
 import type { ExtractiveModel, Line } from './extractive-model.js';
+import type { RenderedHandover } from './handover/render.js';
 import { SEED_004_SECTIONS } from './prompts.js';
 import { excerpt } from './sentences.js';
 
@@ -40,12 +41,26 @@ function tools(model: ExtractiveModel, turn: number): string {
   return ` (${names}${failed > 0 ? `; ${failed} failed` : ''})`;
 }
 
-/** Heading an agent's timeline line opens with when it starts a new turn. */
+/**
+ * Heading an agent's timeline line opens with when it starts a new turn: the request the turn
+ * works on. A turn opened by something other than a request (a notification, an interruption)
+ * continues the request before it; only turns before any request, here or carried, come "before
+ * the first request".
+ */
 export function turnHeading(model: ExtractiveModel, line: Line): string {
   if (line.turn === undefined) return '';
-  const request = model.analysis.turns[line.turn]?.request ?? -1;
+  const turns = model.analysis.turns;
+  const own = turns[line.turn]?.request ?? -1;
+  let request = own;
+  for (let t = line.turn; request < 0 && t > 0; t--) request = turns[t - 1]?.request ?? -1;
   const name =
-    request < 0 ? 'Before the first request' : `After request ${model.carriedRequests + request + 1}`;
+    own >= 0
+      ? `After request ${model.carriedRequests + own + 1}`
+      : request >= 0
+        ? `Still on request ${model.carriedRequests + request + 1}`
+        : model.carriedRequests > 0
+          ? `Still on request ${model.carriedRequests}`
+          : 'Before the first request';
   return `${name}${tools(model, line.turn)}:`;
 }
 
@@ -77,10 +92,41 @@ function count(model: ExtractiveModel, c: Chosen, section: Line['section']): [nu
   return [n, model.sizes[section]];
 }
 
+/**
+ * Sections 3 to 7: the handover in seed 004's layout (rendered once, within its own budget), with
+ * section 5 ending in the last assistant message's chosen sentences and the last actions.
+ */
+function handoverSections(
+  model: ExtractiveModel,
+  pieces: Chosen,
+  handover: RenderedHandover | undefined,
+): string[] {
+  const active = shown(model, pieces, 'active');
+  const last = model.analysis.lastActions;
+  const own = [
+    ...(active.length > 0
+      ? ['Last assistant message:', ...active]
+      : ['- No assistant reply with text in this span.']),
+    ...(last.length > 0 ? [`- Last actions: ${last.slice(-5).join('; ')}`] : []),
+  ];
+  if (handover?.beforeActive !== undefined && handover.afterActive !== undefined)
+    return [handover.beforeActive, ...own, handover.afterActive];
+  // No room for the handover: the headings, and where the facts are.
+  return SEED_004_SECTIONS.slice(2).flatMap((title, i) => [
+    ...(i === 0 ? [] : ['']),
+    `## ${title}`,
+    ...(i === 2 ? own : ["- Not shown for lack of room: the session's history has it (history_search)."]),
+  ]);
+}
+
 /** The summary body for a set of chosen units: seed 004's seven sections, in order. */
-export function renderExtractive(model: ExtractiveModel, chosen: ReadonlySet<number>): string {
+export function renderExtractive(
+  model: ExtractiveModel,
+  chosen: ReadonlySet<number>,
+  handover?: RenderedHandover,
+): string {
   const pieces = byLine(model, chosen);
-  const { analysis: a, details: d } = model;
+  const { details: d } = model;
   const out: string[] = [HEADER];
   const section = (i: number, lines: string[]) => {
     out.push('', `## ${SEED_004_SECTIONS[i]}`);
@@ -113,54 +159,6 @@ export function renderExtractive(model: ExtractiveModel, chosen: ReadonlySet<num
       : []),
     ...shown(model, pieces, 'timeline'),
   ]);
-  const toolList = [...a.toolCounts].map(([n, c]) => `${n}×${c}`).join(', ');
-  const decisions = shown(model, pieces, 'decisions');
-  section(2, [
-    `- Tools used in this span: ${toolList === '' ? 'none' : toolList}`,
-    ...(count(model, pieces, 'commands')[0] > 0
-      ? ['Commands run, with their final outcome (oldest first):']
-      : []),
-    ...shown(model, pieces, 'commands'),
-    ...(decisions.length > 0 ? ['Decisions the user stated (verbatim):', ...decisions] : []),
-  ]);
-  const modified = d.filesModified.length;
-  const read = d.filesRead.filter((f) => !d.filesModified.includes(f)).length;
-  section(3, [
-    modified + read === 0
-      ? '- No file operations recorded.'
-      : `- ${modified} file(s) modified, ${read} read; every path is listed at the end${a.base.cwd ? ` (relative to ${a.base.cwd})` : ''}.`,
-    ...shown(model, pieces, 'files'),
-  ]);
-  const active = shown(model, pieces, 'active');
-  section(4, [
-    ...(d.lastUserRequest && !model.chat
-      ? [
-          `- Current task: the user's latest request, ${model.requestInTail ? 'in the messages kept after this summary' : 'quoted in full at the end'}.`,
-        ]
-      : []),
-    ...(active.length > 0
-      ? ['Last assistant message:', ...active]
-      : ['- No assistant reply with text in this span.']),
-    ...(a.lastActions.length > 0 ? [`- Last actions: ${a.lastActions.slice(-5).join('; ')}`] : []),
-  ]);
-  const open = d.failedCommands?.length ?? 0;
-  section(5, [
-    ...(a.pendingCalls.length > 0
-      ? [`- Interrupted calls (no result): ${a.pendingCalls.slice(-5).join('; ')}`]
-      : []),
-    open > 0
-      ? `- ${open} call(s) still failing; listed at the end with their errors.`
-      : '- No failing command left open.',
-  ]);
-  const next = Array.isArray(d.extra?.nextStep) ? d.extra.nextStep[0] : undefined;
-  section(6, [
-    ...(typeof next === 'string' ? [`- The assistant's announced next step: ${next}`] : []),
-    d.lastUserRequest
-      ? '- Continue with the user\'s latest request ("Last request from user was", verbatim).'
-      : "- Wait for the user's next request.",
-    ...(a.pendingCalls.length > 0
-      ? ['- The last turn was interrupted: re-run the calls left without a result if still needed.']
-      : []),
-  ]);
+  out.push('', ...handoverSections(model, pieces, handover));
   return out.join('\n');
 }

@@ -1,9 +1,9 @@
 import type { PivotDetails } from '../model/entry.js';
 import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
-import { buildAppendix } from './appendix.js';
-import { collectDetails } from './details.js';
 import { buildExtractiveModel, type CarriedExcerpt, type ExtractiveModel } from './extractive-model.js';
 import { renderExtractive, turnHeading } from './extractive-render.js';
+import { handoverAndDetails } from './handover/build.js';
+import { type RenderedHandover, renderHandover } from './handover/render.js';
 import type { SummaryRequest } from './input.js';
 import { chooseUnits, rankUnits } from './select.js';
 import { contentWords, excerpt } from './sentences.js';
@@ -11,7 +11,7 @@ import { analyzeSpan } from './span.js';
 import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
 
 export interface ExtractiveOptions {
-  /** Token budget of the whole summary, appendix included (default 4,000). */
+  /** Token budget of the whole summary, handover included (default 4,000). */
   summaryTokens?: number;
   /**
    * Token budget of the summary and the kept tail together: the summary takes what the tail
@@ -26,10 +26,10 @@ const SUMMARY_FRAMING = 4;
 
 /**
  * The offline summarizer: deterministic, no model. It fills its budget with the log's own words,
- * chosen across the whole span — every request's opening, failures and fixes, then the most
- * informative sentences of both sides wherever they stand — in seed 004's seven sections, merges
- * what the previous pivot carried, and ends with the deterministic appendix. The appendix is never
- * cut: when it alone is over budget, the summary is over budget rather than losing a fact.
+ * chosen across the whole span — every request's opening, then the most informative sentences of
+ * both sides wherever they stand — in seed 004's sections 1, 2 and 5, and shows the handover
+ * (current task, pending work, next step, open failures, commands, files, key values, every
+ * request verbatim) in sections 3 to 7 within its share of the budget, what did not fit counted.
  */
 export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarizer {
   const budget = options.summaryTokens ?? 4_000;
@@ -49,6 +49,12 @@ export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarize
   };
 }
 
+/**
+ * Share of the summary budget the handover (sections 3 to 7) may take; it takes only what it
+ * needs, and the excerpts of sections 1, 2 and 5 get the rest.
+ */
+export const HANDOVER_SHARE = 0.5;
+
 /** Rounds of choosing again with the room the last rendering left or overran. */
 const FIT_ROUNDS = 8;
 
@@ -58,16 +64,29 @@ export function summarizeExtractive(
   budget: number,
   estimator: Estimator,
 ): SummaryResult {
-  const previous = request.plan.previousPivot?.pivot.details;
-  const analysis = analyzeSpan(request.plan.toSummarize, previous);
-  const details = collectDetails(request.plan, analysis);
-  // A preset may send the summary without the appendix (request.appendix false).
-  const appendix = request.appendix === false ? '' : buildAppendix(details, !request.plan.requestInTail);
+  const { plan } = request;
+  const previous = plan.previousPivot?.pivot.details;
+  const analysis = analyzeSpan(plan.toSummarize, previous);
+  const { handover, details } = handoverAndDetails({
+    span: plan.toSummarize,
+    ...(previous ? { previous } : {}),
+    ...(plan.latestUserRequest === undefined ? {} : { latestRequest: plan.latestUserRequest }),
+    requestInTail: plan.requestInTail,
+    analysis,
+  });
   const instructions = request.instructions
     ? `User's instructions for this summary: ${request.instructions}\n\n`
     : '';
-  const model = buildExtractiveModel(request.plan, details, analysis, estimator);
-  const fixed = estimator.text(instructions) + estimator.text(appendix) + 2;
+  const model = buildExtractiveModel(plan, details, analysis, estimator);
+  // Sections 3 to 7 show the handover; a conversation's messages are quoted in section 2 already.
+  const rendered: RenderedHandover = renderHandover(model.chat ? { ...handover, requests: [] } : handover, {
+    budgetTokens: Math.floor(budget * HANDOVER_SHARE),
+    estimator,
+    layout: 'seed-004',
+    // A preset may send the summary without the deterministic block's heading (request.appendix false).
+    heading: request.appendix !== false,
+  });
+  const fixed = estimator.text(instructions) + 2;
   const size = (body: string) => fixed + estimator.text(body);
   const lineCosts: number[] = [];
   const lineCost = (i: number) => {
@@ -91,7 +110,7 @@ export function summarizeExtractive(
   };
   const ranked = rankUnits(model.units, lineCost);
   let chosen = new Set<number>();
-  let body = renderExtractive(model, chosen);
+  let body = renderExtractive(model, chosen, rendered);
   // Headings and joints cost what the estimate cannot see, so the room to choose with is searched:
   // moved by what the last rendering left or overran, halved between the largest room known to
   // fit and the smallest known to overrun when that step would not land strictly between them.
@@ -100,7 +119,7 @@ export function summarizeExtractive(
   let room = budget - size(body);
   for (let round = 0; round < FIT_ROUNDS && room > fits && room < overruns; round++) {
     const next = chooseUnits(model.units, ranked, lineCost, room, words);
-    const text = renderExtractive(model, next);
+    const text = renderExtractive(model, next, rendered);
     const excess = size(text) - budget;
     if (excess <= 0) {
       chosen = next;
@@ -113,10 +132,7 @@ export function summarizeExtractive(
     room = step > fits && step < overruns ? step : Math.floor((fits + overruns) / 2);
   }
   keepExcerpts(details, model, chosen);
-  return {
-    text: appendix === '' ? `${instructions}${body}` : `${instructions}${body}\n\n${appendix}`,
-    details,
-  };
+  return { text: `${instructions}${body}`, details };
 }
 
 /** What the summary quoted, so that the next compaction weighs it again against newer material. */

@@ -1,5 +1,7 @@
 import type { JsonValue } from '../model/json.js';
 import type { ToolPart } from '../model/parts.js';
+import { toolOutputText } from '../tokens/estimator.js';
+import { noMatchExit, rejectedCall } from './handover/calls.js';
 import { shellCommand } from './paths.js';
 
 function asObject(v: JsonValue | undefined): Record<string, JsonValue> | undefined {
@@ -38,6 +40,16 @@ export function toolFailed(part: ToolPart): boolean {
   if (out?.is_error === true || out?.isError === true || out?.error === true) return true;
   const code = toolExitCode(part);
   return code !== undefined && code !== 0;
+}
+
+/**
+ * A call that failed in a way a resuming agent must know: not one the user rejected or
+ * interrupted (no failure: the user's choice), not a search that found nothing.
+ */
+export function callFailed(part: ToolPart): boolean {
+  if (!toolFailed(part) || rejectedCall(part)) return false;
+  const command = part.state === 'completed' ? shellCommand(part) : undefined;
+  return command === undefined || !noMatchExit(command, toolExitCode(part), toolOutputText(part));
 }
 
 /** Whitespace flattened to single spaces, cut at a word boundary to `max` characters with an ellipsis. */

@@ -1,8 +1,8 @@
 import { generateText, type LanguageModel } from 'ai';
 import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
-import { withAppendix } from './appendix.js';
+import { withHandover } from './appendix.js';
 import { chunkTranscript } from './chunk.js';
-import { collectDetails } from './details.js';
+import { handoverAndDetails } from './handover/build.js';
 import {
   fitsWindow,
   PREVIOUS_SUMMARY_HEADING,
@@ -27,6 +27,8 @@ export interface LlmSummarizerOptions {
   estimator?: Estimator;
   /** Share of the window condense lets itself fill, for estimator error (default 0.9). */
   headroom?: number;
+  /** Token budget of the handover block appended to the model's summary (default 2,000). */
+  handoverTokens?: number;
   /** Passed to generateText (AI SDK default 2): transient provider errors only. */
   maxRetries?: number;
   temperature?: number;
@@ -135,20 +137,21 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
     model: modelId,
     async summarize(input: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
       const request = withPromptStyle(input, options.prompt);
-      const details = collectDetails(request.plan);
+      const { plan } = request;
+      const { handover, details } = handoverAndDetails({
+        span: plan.toSummarize,
+        ...(plan.previousPivot ? { previous: plan.previousPivot.pivot.details } : {}),
+        ...(plan.latestUserRequest === undefined ? {} : { latestRequest: plan.latestUserRequest }),
+        requestInTail: plan.requestInTail,
+      });
       // A seed's own call: the history as messages, sent as given (no chunking: the seeds have none).
-      if (request.call) {
-        const text = await generate(request.call, signal);
-        return {
-          text: request.appendix !== false ? withAppendix(text, details, !request.plan.requestInTail) : text,
-          details,
-        };
-      }
-      const text = fitsWindow(request, window, estimator, maxOutputTokens)
-        ? await call(request.system, requestUserParts(request), signal)
-        : await mapReduce(request, signal);
+      const text = request.call
+        ? await generate(request.call, signal)
+        : fitsWindow(request, window, estimator, maxOutputTokens)
+          ? await call(request.system, requestUserParts(request), signal)
+          : await mapReduce(request, signal);
       if (request.appendix === false) return { text, details };
-      return { text: withAppendix(text, details, !request.plan.requestInTail, true), details };
+      return { text: withHandover(text, handover, options.handoverTokens ?? 2_000, estimator), details };
     },
   };
 }

@@ -2,8 +2,9 @@ import type { JsonValue } from '../model/json.js';
 import type { ToolPart } from '../model/parts.js';
 import { toolOutputText } from '../tokens/estimator.js';
 import { errorLines } from './error-lines.js';
-import { FAILURE_SEPARATOR, toolExitCode, toolFailed, toolLabel } from './facts.js';
-import { shellCommand } from './paths.js';
+import { callFailed, FAILURE_SEPARATOR, toolExitCode, toolLabel } from './facts.js';
+import { type CommandKind, commandKind } from './handover/calls.js';
+import { shellCommand, shellFiles, toolFiles } from './paths.js';
 import { shellSegments } from './shell-words.js';
 
 /** A distinct command (or other call) and how its runs ended, newest run last. */
@@ -11,7 +12,9 @@ export interface CallOutcome {
   label: string;
   /** A shell command, as opposed to another tool's call. */
   shell: boolean;
-  /** 'fixed': it failed, and a later run (of it, or of the same command more broadly) succeeded. */
+  /** What the command does: changes state, verifies (test, build), reads, or something else. */
+  kind: CommandKind;
+  /** 'fixed': it failed, and a later run (of it, the same command more broadly, or on the same target) succeeded. */
   status: 'ok' | 'failed' | 'fixed';
   runs: number;
   failures: number;
@@ -25,7 +28,12 @@ export interface CallOutcome {
 
 interface Tracked extends CallOutcome {
   head: string;
+  /** The program run (`ls`, `git`), for probes: any later successful probe by it supersedes a failed one. */
+  program: string;
   files: Set<string>;
+  /** Files the call reads and changes: a later success on the same target settles a failed probe or file edit. */
+  reads: string[];
+  writes: string[];
   /** The latest failing run, read for its error lines only if it stays the final outcome. */
   failedRun?: { part: ToolPart; exit: number | undefined };
 }
@@ -36,6 +44,8 @@ const POLL_ID_FIELDS = ['session_id', 'bash_id', 'shell_id'];
 /** Runners whose next word names the task: `npm run build`, `npx vitest`, `python -m pytest`. */
 const RUNNERS = new Set(['run', 'exec', 'x', '-m']);
 const WITH_EXTENSION = /\.[A-Za-z][A-Za-z0-9]{0,7}$/;
+/** A sub-command: a plain lowercase word (`add`, `run`), not an operand in quotes or a path. */
+const SUBCOMMAND = /^[a-z][\w:-]*$/;
 
 /** Where exec wrappers report a background process and its exit: the start of the output. */
 function head(output: string): string {
@@ -52,11 +62,22 @@ function commandKey(command: string): string {
 }
 
 /** `git push`, `npm test`, `npm run build`: what the command does, without its operands. */
-function commandHead(key: string): { head: string; files: Set<string> } {
+function commandHead(key: string): { head: string; program: string; files: Set<string> } {
   const words = (shellSegments(key)[0] ?? []).map((w) => w.text);
-  const plain = words.filter((w) => !w.startsWith('-') || w === '-m');
-  const n = RUNNERS.has(plain[1] ?? '') || plain[0] === 'npx' ? 3 : 2;
-  return { head: plain.slice(0, n).join(' '), files: new Set(words.filter((w) => WITH_EXTENSION.test(w))) };
+  // A sub-command comes right after the program (`git push`, `npm run build`, `python -m pytest`);
+  // `codemie-codex --profile x --task "…"` has none: the program alone names the command.
+  const named = words.slice(0, 1);
+  const sub = words[1] ?? '';
+  if (SUBCOMMAND.test(sub) || sub === '-m' || (named[0] === 'npx' && !sub.startsWith('-'))) {
+    named.push(sub);
+    const third = words[2] ?? '';
+    if ((RUNNERS.has(sub) || named[0] === 'npx') && !third.startsWith('-') && third !== '') named.push(third);
+  }
+  return {
+    head: named.join(' '),
+    program: (words[0] ?? '').replace(/^.*\//, ''),
+    files: new Set(words.filter((w) => WITH_EXTENSION.test(w))),
+  };
 }
 
 function pollId(part: ToolPart): string | undefined {
@@ -88,10 +109,46 @@ function errorNote(part: ToolPart, exit: number | undefined): string {
   return [code === undefined ? 'failed' : `exit ${code}`, lines.join(' | ')].filter(Boolean).join(': ');
 }
 
+/** Two spellings of one file: equal, or one the other with a leading folder (`/r/src/a.ts`, `src/a.ts`). */
+function sameFile(a: string, b: string): boolean {
+  const x = a.replace(/^\.\//, '');
+  const y = b.replace(/^\.\//, '');
+  return x === y || x.endsWith(`/${y}`) || y.endsWith(`/${x}`);
+}
+
+const covers = (later: readonly string[], failed: readonly string[]) =>
+  failed.length > 0 && failed.every((f) => later.some((l) => sameFile(l, f)));
+
+/**
+ * Whether a later success supersedes a failed call: the same command run more broadly (or with
+ * refs or flags added: `git push -u origin x`, `git add -f x`), a probe (ls, stat, grep) answered
+ * by a later probe of the same program, or the same target read or changed after all.
+ */
+function supersedes(later: Tracked, failed: Tracked): boolean {
+  if (later.shell && failed.shell && later.head !== '' && later.head === failed.head) {
+    const broader =
+      later.files.size === 0 || (failed.files.size > 0 && [...failed.files].every((f) => later.files.has(f)));
+    if (broader) return true;
+  }
+  if (
+    failed.kind === 'read' &&
+    later.kind === 'read' &&
+    failed.program !== '' &&
+    later.program === failed.program
+  )
+    return true;
+  // A probe or a file tool's call that failed is settled by the same work on its target; a test or
+  // build that failed is not settled by reading the file it named.
+  if (failed.shell && failed.kind !== 'read') return false;
+  if (failed.writes.length > 0) return covers(later.writes, failed.writes);
+  return covers([...later.reads, ...later.writes], failed.reads);
+}
+
 /**
  * Follows every call of a span to its final outcome. A background process polled by another
  * call (Codex `write_stdin`, Claude Code `BashOutput`) ends as its poll reports, and the outcome
- * belongs to the command that started it, not to the poll.
+ * belongs to the command that started it, not to the poll. A call the user rejected or
+ * interrupted is no failure (callFailed), and a search that found nothing is none either.
  */
 export class OutcomeTracker {
   private readonly byKey = new Map<string, Tracked>();
@@ -104,20 +161,24 @@ export class OutcomeTracker {
     const at = line.lastIndexOf(FAILURE_SEPARATOR);
     const label = at < 0 ? line : line.slice(0, at);
     // Other tools' labels are `Tool(input)` or `Tool path`; commands rarely start with a capital.
-    const shell = !/^[\w.-]+\(/.test(label) && !/^[A-Z]\w*\s/.test(label);
+    const tool = /^([\w.-]+)\(/.exec(label)?.[1] ?? /^([A-Z]\w*)\s(.+)$/.exec(label)?.[1];
+    const shell = tool === undefined;
     const key = shell ? commandKey(label) : `call\u0000${label}`;
-    const { head, files } = shell ? commandHead(key) : { head: '', files: new Set<string>() };
-    const error = at < 0 ? 'failed' : line.slice(at + FAILURE_SEPARATOR.length);
+    const path = shell ? undefined : /^[A-Z]\w*\s(.+)$/.exec(label)?.[1];
+    const files = shell ? shellFiles(label) : { read: [], modified: [] };
+    const modifies = !shell && /write|edit|replace|patch|create|delete|move|rename/i.test(tool);
     this.byKey.set(key, {
       label,
       shell,
+      kind: shell ? commandKind(label) : 'other',
       status: 'failed',
       runs: 1,
       failures: 1,
-      error,
+      error: at < 0 ? 'failed' : line.slice(at + FAILURE_SEPARATOR.length),
       order: -1,
-      head,
-      files,
+      ...(shell ? commandHead(key) : { head: '', program: '', files: new Set<string>() }),
+      reads: path !== undefined && !modifies ? [path] : files.read,
+      writes: path !== undefined && modifies ? [path] : files.modified,
     });
     this.carried.set(label, key);
   }
@@ -128,22 +189,23 @@ export class OutcomeTracker {
     const owner = id === undefined ? undefined : this.background.get(id);
     if (owner !== undefined) {
       const exited = EXITED.exec(head(toolOutputText(part)));
-      if (exited) this.record(owner, part, Number(exited[1]) !== 0, Number(exited[1]), order);
+      if (exited) this.record(owner, part, callFailed(part), Number(exited[1]), order);
       return;
     }
     const { command, label, key } = this.identify(part);
     if (!this.byKey.has(key)) {
-      const { head, files } =
-        command === undefined ? { head: '', files: new Set<string>() } : commandHead(key);
+      const files = toolFiles(part);
       this.byKey.set(key, {
         label,
         shell: command !== undefined,
+        kind: command === undefined ? 'other' : commandKind(command),
         status: 'ok',
         runs: 0,
         failures: 0,
         order,
-        head,
-        files,
+        ...(command === undefined ? { head: '', program: '', files: new Set<string>() } : commandHead(key)),
+        reads: files.read,
+        writes: files.modified,
       });
     }
     const out = command === undefined || part.state !== 'completed' ? '' : head(toolOutputText(part));
@@ -152,7 +214,7 @@ export class OutcomeTracker {
       this.background.set(started[1]!, key);
       return;
     }
-    this.record(key, part, toolFailed(part), undefined, order);
+    this.record(key, part, callFailed(part), undefined, order);
   }
 
   /** Agents repeat calls: each distinct command (or tool and input) is labelled and keyed once. */
@@ -195,13 +257,8 @@ export class OutcomeTracker {
       return;
     }
     if (t.status === 'failed') t.status = 'fixed';
-    if (!t.shell) return;
-    // The same command run more broadly (or with refs added: `git push -u origin x`) fixes it too.
     for (const other of this.byKey.values()) {
-      if (other === t || other.status !== 'failed' || other.head !== t.head || t.head === '') continue;
-      const broader =
-        t.files.size === 0 || (other.files.size > 0 && [...other.files].every((f) => t.files.has(f)));
-      if (!broader) continue;
+      if (other === t || other.status !== 'failed' || !supersedes(t, other)) continue;
       other.status = 'fixed';
       other.fixedBy = t.label;
     }
@@ -212,7 +269,7 @@ export class OutcomeTracker {
     return [...this.byKey.values()]
       .filter((t) => t.runs > 0)
       .sort((a, b) => a.order - b.order)
-      .map(({ head: _h, files: _f, failedRun, ...o }) =>
+      .map(({ head: _h, program: _p, files: _f, reads: _r, writes: _w, failedRun, ...o }) =>
         failedRun && o.status === 'failed' ? { ...o, error: errorNote(failedRun.part, failedRun.exit) } : o,
       );
   }

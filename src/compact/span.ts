@@ -1,13 +1,21 @@
 import type { MessageEntry, PivotDetails } from '../model/entry.js';
 import { messageText } from '../model/message.js';
 import type { ToolPart } from '../model/parts.js';
-import { FAILURE_SEPARATOR, toolFailed, toolLabel } from './facts.js';
+import { toolOutputText } from '../tokens/estimator.js';
+import { callFailed, FAILURE_SEPARATOR, toolLabel } from './facts.js';
+import { callDirectory, commandKind, rejectedCall } from './handover/calls.js';
+import { type FileUse, notePaths, type PathNote, realFiles } from './handover/files.js';
+import { type TodoItem, TrackerLedger, todoList, type WrittenPlan, writtenPlan } from './handover/todos.js';
+import type { KeyValue } from './handover/types.js';
+import { valuesIn } from './handover/values.js';
 import { type CallOutcome, OutcomeTracker } from './outcomes.js';
-import { homeOf, inferCwd, normalizePath, type PathBase } from './path-normal.js';
-import { shellCommand, toolFiles } from './paths.js';
+import { homeOf, inferCwd, type PathBase } from './path-normal.js';
+import { shellCommand } from './paths.js';
 import { requestText } from './requests.js';
 import type { UnitContext } from './salience.js';
 import { turnRanges } from './turns.js';
+
+export type { FileUse } from './handover/files.js';
 
 /** One message with words of its own: a user's request or an assistant's text. */
 export interface MessageDigest {
@@ -31,14 +39,6 @@ export interface TurnDigest {
   pending: number;
 }
 
-export interface FileUse {
-  path: string;
-  read: boolean;
-  modified: boolean;
-  tools: Set<string>;
-  uses: number;
-}
-
 /** Everything the details and the extractive summary need from a span, gathered in one pass. */
 export interface SpanAnalysis {
   messages: MessageDigest[];
@@ -58,6 +58,23 @@ export interface SpanAnalysis {
   base: PathBase;
   /** The span covers more than one calendar day (dates then matter). */
   multiDay: boolean;
+  /** Calls the user rejected or interrupted, by label: no failures, and their text no instruction. */
+  rejected: string[];
+  /** Position (in the span) of the newest user request, or -1. */
+  lastRequestAt: number;
+  /** Position of the newest assistant message with text or calls, or -1. */
+  lastAssistantAt: number;
+  /** Files changed at or after `lastRequestAt`, normalized. */
+  modifiedSinceRequest: string[];
+  /** Calls made at or after `lastRequestAt`. */
+  callsSinceRequest: number;
+  /** The newest todo list a todo tool set (TodoWrite, update_plan, write_todos), with the tool's name. */
+  todos?: { source: string; items: TodoItem[] };
+  trackers: TrackerLedger;
+  /** Plan documents the agent wrote, by path as written. */
+  plans: Map<string, WrittenPlan>;
+  /** Values successful tool outputs produced (ids, URLs, hashes, ports), oldest first. */
+  values: KeyValue[];
 }
 
 const PAUSE_MS = 3_600_000;
@@ -70,11 +87,17 @@ function recordedCwd(span: readonly MessageEntry[]): string | undefined {
   return undefined;
 }
 
-function workdirOf(part: ToolPart): string | undefined {
-  const input = part.input;
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) return undefined;
-  const w = input.workdir ?? input.cwd;
-  return typeof w === 'string' && w.startsWith('/') ? w : undefined;
+/**
+ * Tools whose output is content (a file's lines, an edited snippet, search results, a sub-agent's
+ * report), not a result they produced: long outputs of theirs are not read for values.
+ */
+const READING_TOOLS =
+  /^(?:read|glob|grep|ls|view|read_file|read_many_files|list_directory|search_file_content|glob_search|web_?fetch|web_?search|task|agent|notebookread|todowrite|todoread|update_plan|write_todos|write|edit|multiedit|notebookedit|write_file|replace|edit_file|create_file|apply_patch|str_replace_based_edit_tool|str_replace_editor)$/i;
+
+/** Largest outputs read for values: the start and end of an output are read anyway (see valuesIn). */
+function noteValues(a: SpanAnalysis, p: ToolPart, command: string | undefined, label: string): void {
+  const significant = command !== undefined ? commandKind(command) !== 'read' : !READING_TOOLS.test(p.name);
+  for (const v of valuesIn(toolOutputText(p), label, significant)) a.values.push(v);
 }
 
 /**
@@ -95,11 +118,19 @@ export function analyzeSpan(span: readonly MessageEntry[], previous?: PivotDetai
     lastActions: [],
     base: {},
     multiDay: span.length > 0 && dayOf(span[0]!.createdAt) !== dayOf(span.at(-1)!.createdAt),
+    rejected: [],
+    lastRequestAt: -1,
+    lastAssistantAt: -1,
+    modifiedSinceRequest: [],
+    callsSinceRequest: 0,
+    trackers: new TrackerLedger(),
+    plans: new Map(),
+    values: [],
   };
-  const raw: Array<{ path: string; tool: string; modified: boolean }> = [];
+  const notes: Array<PathNote & { at: number }> = [];
   const workdirs = new Map<string, number>();
   const tracker = new OutcomeTracker();
-  const parsed = new Map<string, ReturnType<typeof toolFiles>>();
+  const parsed = new Map<string, PathNote[]>();
   for (const f of previous?.failedCommands ?? []) tracker.carry(f);
   let lastCalls: ToolPart[] = [];
   turnRanges(span).forEach(({ start, end }, turn) => {
@@ -112,6 +143,8 @@ export function analyzeSpan(span: readonly MessageEntry[], previous?: PivotDetai
         if (text === '') continue;
         if (digest.request < 0) digest.request = a.userTexts.length;
         a.userTexts.push(text);
+        a.lastRequestAt = i;
+        a.callsSinceRequest = 0;
         addMessage(a, span, i, turn, 'user', text);
         continue;
       }
@@ -120,36 +153,42 @@ export function analyzeSpan(span: readonly MessageEntry[], previous?: PivotDetai
       for (const p of m.parts) {
         if (p.type !== 'tool') continue;
         calls.push(p);
-        a.toolCalls++;
-        a.toolCounts.set(p.name, (a.toolCounts.get(p.name) ?? 0) + 1);
-        const failed = toolFailed(p);
-        const t = digest.tools.get(p.name) ?? { calls: 0, failed: 0 };
-        t.calls++;
-        if (failed) t.failed++;
-        digest.tools.set(p.name, t);
-        // Agents repeat calls (the same test, the same file): each distinct input is parsed once.
+        noteCall(a, digest, p);
         const command = shellCommand(p);
-        const key =
-          command ?? `${p.name}\u0000${typeof p.input === 'string' ? p.input : JSON.stringify(p.input)}`;
-        let files = parsed.get(key);
-        if (files === undefined) {
-          files = toolFiles(p);
-          parsed.set(key, files);
-        }
-        for (const path of files.read) raw.push({ path, tool: p.name, modified: false });
-        // A call that failed did not change the file: it only looked at it.
-        for (const path of files.modified) raw.push({ path, tool: p.name, modified: !failed });
-        const w = workdirOf(p);
-        if (w) workdirs.set(w, (workdirs.get(w) ?? 0) + 1);
+        const label = toolLabel(p);
         if (p.state === 'pending' || p.state === 'running') {
           digest.pending++;
-          a.pendingCalls.push(toolLabel(p));
-        } else tracker.note(p, i);
+          a.pendingCalls.push(label);
+          continue;
+        }
+        if (rejectedCall(p)) {
+          a.rejected.push(label);
+          continue;
+        }
+        const failed = callFailed(p);
+        const dir = callDirectory(p, command);
+        // Agents repeat calls (the same test, the same file): each distinct input is parsed once.
+        const key = `${failed ? 1 : 0}${dir ?? ''}\u0000${command ?? `${p.name}\u0000${typeof p.input === 'string' ? p.input : JSON.stringify(p.input)}`}`;
+        let noted = parsed.get(key);
+        if (noted === undefined) {
+          noted = notePaths(p, command, failed, dir);
+          parsed.set(key, noted);
+        }
+        for (const n of noted) notes.push({ ...n, at: i });
+        if (dir?.startsWith('/')) workdirs.set(dir, (workdirs.get(dir) ?? 0) + 1);
+        tracker.note(p, i);
+        const list = todoList(p);
+        if (list) a.todos = { source: p.name, items: list };
+        const plan = writtenPlan(p);
+        if (plan) a.plans.set(plan.path, plan);
+        if (command !== undefined) a.trackers.note(command, p);
+        if (!failed && p.state === 'completed') noteValues(a, p, command, label);
       }
       const text = messageText(m).trim();
       if (text !== '') addMessage(a, span, i, turn, 'assistant', text);
       if (text !== '' || calls.length > 0) {
         a.lastAssistant = text;
+        a.lastAssistantAt = i;
         lastCalls = calls;
       }
     }
@@ -159,10 +198,30 @@ export function analyzeSpan(span: readonly MessageEntry[], previous?: PivotDetai
   a.lastActions = lastCalls.map((p) => toolLabel(p, 200));
   const mostUsedWorkdir = [...workdirs].sort((x, y) => y[1] - x[1])[0]?.[0];
   const carriedCwd = typeof previous?.extra?.cwd === 'string' ? previous.extra.cwd : undefined;
-  const cwd = recordedCwd(span) ?? carriedCwd ?? mostUsedWorkdir ?? inferCwd(raw.map((r) => r.path));
+  const cwd =
+    recordedCwd(span) ??
+    carriedCwd ??
+    mostUsedWorkdir ??
+    inferCwd(notes.filter((n) => n.dir === undefined).map((n) => n.path));
   a.base = cwd === undefined ? {} : { cwd, home: homeOf(cwd) };
-  for (const r of raw) noteFile(a.files, normalizePath(r.path, a.base), r.tool, r.modified);
+  a.files = realFiles(notes, a.base);
+  const since = realFiles(
+    notes.filter((n) => n.at >= a.lastRequestAt && n.modified && !n.failed),
+    a.base,
+  );
+  a.modifiedSinceRequest = [...since.keys()].filter((f) => a.files.get(f)?.modified === true);
   return a;
+}
+
+/** Counts a call in the span's and its turn's tallies. */
+function noteCall(a: SpanAnalysis, digest: TurnDigest, p: ToolPart): void {
+  a.toolCalls++;
+  a.callsSinceRequest++;
+  a.toolCounts.set(p.name, (a.toolCounts.get(p.name) ?? 0) + 1);
+  const t = digest.tools.get(p.name) ?? { calls: 0, failed: 0 };
+  t.calls++;
+  if (callFailed(p)) t.failed++;
+  digest.tools.set(p.name, t);
 }
 
 function dayOf(ms: number): string {
@@ -196,19 +255,6 @@ function addMessage(
       closesSession: false,
     },
   });
-}
-
-function noteFile(files: Map<string, FileUse>, path: string, tool: string, modified: boolean): void {
-  if (path === '.' || path === '') return;
-  let use = files.get(path);
-  if (use === undefined) {
-    use = { path, read: false, modified: false, tools: new Set<string>(), uses: 0 };
-    files.set(path, use);
-  }
-  if (modified) use.modified = true;
-  else use.read = true;
-  use.tools.add(tool);
-  use.uses++;
 }
 
 /** Calls whose latest run failed, as "label → why", oldest first. */

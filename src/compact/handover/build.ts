@@ -1,0 +1,271 @@
+import type { MessageEntry, PivotDetails } from '../../model/entry.js';
+import { extractConstraints, extractDecisions, mergeBounded } from '../facts.js';
+import { normalizePath } from '../path-normal.js';
+import { analyzeSpan, type SpanAnalysis } from '../span.js';
+import { commandKind } from './calls.js';
+import { closingSentence, statedNextAction } from './next-step.js';
+import { carriedHandover, handoverDetails, hasHandover, splitFailure } from './store.js';
+import { nextStepsList } from './todos.js';
+import type { CommandRecord, CurrentTask, Handover, NextStep, PendingItem } from './types.js';
+import { mergeValues } from './values.js';
+
+/** What a handover is built from: the summarized span and what the previous pivot carried. */
+export interface HandoverInput {
+  /** The entries the summary replaces, in log order. */
+  span: readonly MessageEntry[];
+  /** The previous pivot's details: its handover, merged with the span's. */
+  previous?: PivotDetails;
+  /** The user's latest request in the window (the plan's `latestUserRequest`). */
+  latestRequest?: string;
+  /** The latest request's message is in the kept tail. */
+  requestInTail?: boolean;
+  /**
+   * The branch's messages before the span that `previous` does not carry (the history behind an
+   * imported compaction, or a pivot written before the handover existed): read for their facts.
+   */
+  earlier?: readonly MessageEntry[];
+  /** analyzeSpan(span, previous), when already made. */
+  analysis?: SpanAnalysis;
+}
+
+/** Caps on what a handover carries from pivot to pivot; rendering shows what its budget allows. */
+export const HANDOVER_LIMITS = {
+  requests: 200,
+  oldestRequests: 20,
+  requestChars: 2_000,
+  constraints: 40,
+  decisions: 20,
+  failures: 20,
+  commands: 60,
+  values: 40,
+  pending: 30,
+  interrupted: 10,
+  done: 12,
+};
+
+const TODO_SOURCES = /^(?:todowrite|update_plan|write_todos|todo.*)$/i;
+const TRACKER_SOURCES = new Set(['bd', 'gh issue']);
+const MESSAGE_PLAN = "the agent's last message";
+
+/** Keeps the first `oldest` and the newest of a list longer than `max`. */
+function bothEnds<T>(list: T[], max: number, oldest: number): T[] {
+  return list.length <= max ? list : [...list.slice(0, oldest), ...list.slice(list.length - (max - oldest))];
+}
+
+/** Paths other paths lie inside: folders, whatever an earlier version listed them as. */
+function foldersOf(paths: Iterable<string>): Set<string> {
+  const folders = new Set<string>();
+  for (const p of paths)
+    for (let at = p.indexOf('/', 1); at > 0; at = p.indexOf('/', at + 1)) folders.add(p.slice(0, at));
+  return folders;
+}
+
+/** The files read and modified, carried and new, one spelling each, folders left out. */
+function mergeFiles(carried: Handover, previous: PivotDetails | undefined, a: SpanAnalysis) {
+  const norm = (p: string) => normalizePath(p, a.base);
+  const files = [...a.files.values()];
+  const modified = [
+    ...carried.files.modified.map(norm),
+    ...files.filter((f) => f.modified).map((f) => f.path),
+  ];
+  const everyRead = [
+    ...(previous?.filesRead ?? []).map(norm),
+    ...files.filter((f) => f.read).map((f) => f.path),
+  ];
+  const folders = foldersOf([...modified, ...everyRead]);
+  const real = (list: string[]) => [...new Set(list)].filter((p) => !folders.has(p));
+  const modifiedList = real(modified);
+  const changed = new Set(modifiedList);
+  const readList = real(everyRead);
+  return { modified: modifiedList, everyRead: readList, readOnly: readList.filter((f) => !changed.has(f)) };
+}
+
+/**
+ * A command worth listing: it changed state or verified something, or (not a mere probe) it
+ * failed. A failed probe still open is listed with the open failures; a fixed one matters no more.
+ */
+function listed(kind: string, status: string): boolean {
+  return kind === 'state' || kind === 'verify' || (kind === 'other' && status !== 'ok');
+}
+
+/** A text kept verbatim up to `max` characters, then cut at a word boundary with "…". */
+export function capText(text: string, max: number): string {
+  const t = text.trim();
+  if (t.length <= max) return t;
+  const cut = t.lastIndexOf(' ', max - 1);
+  return `${t.slice(0, cut > max / 2 ? cut : max - 1)}…`;
+}
+
+function mergeCommands(carried: Handover, a: SpanAnalysis): { commands: CommandRecord[]; other: number } {
+  const all = new Map<string, CommandRecord>();
+  let other = carried.otherCommands;
+  // Pivots written before the handover carried every command: the reads among them are counted.
+  for (const c of carried.commands) {
+    if (listed(commandKind(c.label), c.status)) all.set(c.label, c);
+    else other++;
+  }
+  for (const o of a.outcomes) {
+    if (!o.shell) continue;
+    const was = all.get(o.label);
+    all.delete(o.label);
+    if (!listed(o.kind, o.status) && was === undefined) {
+      other++;
+      continue;
+    }
+    all.set(o.label, { label: o.label, status: o.status, ...(o.fixedBy ? { fixedBy: o.fixedBy } : {}) });
+  }
+  const list = [...all.values()];
+  const over = Math.max(0, list.length - HANDOVER_LIMITS.commands);
+  return { commands: list.slice(over), other: other + over };
+}
+
+function mergePending(carried: Handover, a: SpanAnalysis): PendingItem[] {
+  const todos = a.todos;
+  const plan = a.lastAssistantAt >= 0 ? nextStepsList(a.lastAssistant) : [];
+  const carriedItems = carried.pending.filter(
+    (p) =>
+      !(todos && TODO_SOURCES.test(p.source)) &&
+      !(plan.length > 0 && p.source === MESSAGE_PLAN) &&
+      !(p.source.startsWith('plan in ') && a.plans.size > 0),
+  );
+  for (const p of carriedItems) if (TRACKER_SOURCES.has(p.source)) a.trackers.carry(p);
+  const items: PendingItem[] = [
+    ...carriedItems.filter((p) => !TRACKER_SOURCES.has(p.source)),
+    ...(todos?.items ?? [])
+      .filter((t) => t.status !== 'completed')
+      .map((t) => ({ text: t.text, status: t.status as PendingItem['status'], source: todos!.source })),
+    ...a.trackers.open(),
+    ...plan.map((text) => ({ text, status: 'pending' as const, source: MESSAGE_PLAN })),
+    ...[...a.plans.values()].map((p) => ({
+      text: `${p.unchecked} unchecked item(s)${p.first ? `, the first under "${p.first}"` : ''}`,
+      status: 'pending' as const,
+      source: `plan in ${normalizePath(p.path, a.base)}`,
+    })),
+  ];
+  return items.slice(-HANDOVER_LIMITS.pending);
+}
+
+function currentTask(carried: Handover, a: SpanAnalysis, input: HandoverInput): CurrentTask | undefined {
+  const request = input.latestRequest ?? carried.currentTask?.request ?? a.userTexts.at(-1);
+  if (request === undefined || request.trim() === '') return undefined;
+  if (input.requestInTail) return { request, inTail: true, done: [], otherCalls: 0 };
+  // The span holds the request: what followed it. Otherwise the span continued the carried task.
+  const here = a.lastRequestAt >= 0 && a.userTexts.at(-1) === request;
+  const since = here ? a.lastRequestAt : -1;
+  const done = here ? [] : [...(carried.currentTask?.done ?? [])];
+  if (a.modifiedSinceRequest.length > 0) done.push(`changed ${a.modifiedSinceRequest.join(', ')}`);
+  let shown = 0;
+  for (const o of a.outcomes) {
+    if (o.order < since || !o.shell || !listed(o.kind, o.status)) continue;
+    const status = o.status === 'fixed' ? 'failed, then fixed' : o.status === 'failed' ? 'failed' : 'ok';
+    done.push(`ran \`${o.label}\` (${status})`);
+    shown++;
+  }
+  const otherCalls =
+    (here ? 0 : (carried.currentTask?.otherCalls ?? 0)) + Math.max(0, a.callsSinceRequest - shown);
+  return { request, inTail: false, done: done.slice(-HANDOVER_LIMITS.done), otherCalls };
+}
+
+function nextStep(
+  carried: Handover,
+  a: SpanAnalysis,
+  task: CurrentTask | undefined,
+  pending: PendingItem[],
+): NextStep | undefined {
+  if (task?.inTail) return { text: task.request, source: 'request' };
+  const active = pending.find((p) => p.status === 'in_progress');
+  if (active) return { text: active.text, source: TRACKER_SOURCES.has(active.source) ? 'tracker' : 'todo' };
+  // The agent's last reply, when it closed a turn after the latest request (calls in it were its work).
+  const replied = a.lastAssistantAt > a.lastRequestAt && a.lastActions.length === 0;
+  const stated = replied ? statedNextAction(a.lastAssistant) : undefined;
+  if (stated) return { text: stated.text, source: 'agent' };
+  const first = pending[0];
+  if (first)
+    return {
+      text: first.text,
+      source:
+        first.source === MESSAGE_PLAN || first.source.startsWith('plan in ')
+          ? 'plan'
+          : TRACKER_SOURCES.has(first.source)
+            ? 'tracker'
+            : 'todo',
+    };
+  if (a.lastRequestAt >= 0 && a.lastAssistantAt < a.lastRequestAt && task)
+    return { text: task.request, source: 'request' };
+  const closing =
+    a.lastAssistantAt >= 0 && a.lastAssistant !== '' ? closingSentence(a.lastAssistant) : undefined;
+  if (closing) return { text: closing, source: 'reply' };
+  return carried.nextStep ?? (task ? { text: task.request, source: 'request' } : undefined);
+}
+
+/** The earlier history's facts, as a previous pivot would have carried them. */
+function previousDetails(input: HandoverInput): PivotDetails | undefined {
+  const { earlier, previous } = input;
+  if (earlier === undefined || earlier.length === 0 || hasHandover(previous)) return previous;
+  const built = buildHandover({ span: earlier });
+  const details = handoverDetails(built);
+  return { ...details, extra: { ...previous?.extra, ...details.extra } };
+}
+
+/**
+ * The handover of a compaction: the facts of the summarized span merged with those the previous
+ * pivot carried, so that they survive any number of compactions. Pure and deterministic.
+ */
+export function buildHandover(input: HandoverInput): Handover {
+  const previous = previousDetails(input);
+  const carried = carriedHandover(previous);
+  const a = input.analysis ?? analyzeSpan(input.span, previous);
+  const files = mergeFiles(carried, previous, a);
+  const { commands, other } = mergeCommands(carried, a);
+  const pending = mergePending(carried, a);
+  const task = currentTask(carried, a, input);
+  const texts = a.userTexts;
+  const interrupted = [
+    ...carried.interrupted,
+    ...a.rejected.map((l) => `${l} (rejected or interrupted by the user)`),
+    ...a.pendingCalls.map((l) => `${l} (no result: interrupted)`),
+  ];
+  return {
+    ...(a.base.cwd === undefined ? {} : { cwd: a.base.cwd }),
+    requests: bothEnds(
+      [...carried.requests, ...texts.map((t) => ({ text: capText(t, HANDOVER_LIMITS.requestChars) }))],
+      HANDOVER_LIMITS.requests,
+      HANDOVER_LIMITS.oldestRequests,
+    ),
+    ...(task ? { currentTask: task } : {}),
+    constraints: mergeBounded(
+      [carried.constraints, texts.flatMap(extractConstraints)],
+      HANDOVER_LIMITS.constraints,
+    ),
+    decisions: mergeBounded([carried.decisions, texts.flatMap(extractDecisions)], HANDOVER_LIMITS.decisions),
+    pending,
+    ...withNext(nextStep(carried, a, task, pending)),
+    openFailures: a.outcomes
+      .filter((o) => o.status === 'failed')
+      .map((o) => splitFailure(`${o.label} → ${o.error ?? 'failed'}`))
+      .slice(-HANDOVER_LIMITS.failures),
+    interrupted: interrupted.slice(-HANDOVER_LIMITS.interrupted),
+    commands,
+    otherCommands: other,
+    files: { modified: files.modified, read: files.readOnly },
+    keyValues: mergeValues(carried.keyValues, a.values, HANDOVER_LIMITS.values),
+    chat:
+      a.toolCalls === 0 &&
+      carried.commands.length === 0 &&
+      carried.otherCommands === 0 &&
+      carried.files.modified.length + carried.files.read.length === 0,
+  };
+}
+
+function withNext(next: NextStep | undefined): { nextStep?: NextStep } {
+  return next ? { nextStep: next } : {};
+}
+
+/** The handover and the details to store for it (all files read, modified ones included, in `filesRead`). */
+export function handoverAndDetails(input: HandoverInput): { handover: Handover; details: PivotDetails } {
+  const previous = previousDetails(input);
+  const analysis = input.analysis ?? analyzeSpan(input.span, previous);
+  const handover = buildHandover({ ...input, previous, analysis, earlier: [] });
+  const { everyRead } = mergeFiles(carriedHandover(previous), previous, analysis);
+  return { handover, details: handoverDetails(handover, everyRead) };
+}

@@ -1,0 +1,12 @@
+// The handover: what a resuming agent needs from a compacted span, drawn from the log alone.
+export { buildHandover, HANDOVER_LIMITS, type HandoverInput, handoverAndDetails } from './build.js';
+export { commandKind, rejectedCall } from './calls.js';
+export {
+  DEFAULT_SHARES,
+  HANDOVER_HEADING,
+  type RenderedHandover,
+  type RenderHandoverOptions,
+  renderHandover,
+} from './render.js';
+export { carriedHandover, handoverDetails, hasHandover } from './store.js';
+export * from './types.js';

@@ -1,0 +1,95 @@
+import type { KeyValue, KeyValueKind } from './types.js';
+
+/**
+ * Identifiers a tool printed that an agent needs again and cannot guess: the URL of a pull
+ * request it opened, the hash of a commit it made, an issue or job id, the port a server
+ * listens on. Only successful outputs count, and only the parts where tools print such values
+ * (the start and the end of an output).
+ */
+const PATTERNS: Array<[KeyValueKind, RegExp]> = [
+  ['pr', /https?:\/\/[^\s"'<>)\]]+\/(?:pull|merge_requests|pulls)\/\d+/g],
+  ['issue', /https?:\/\/[^\s"'<>)\]]+\/issues\/\d+/g],
+  ['url', /https?:\/\/[^\s"'<>)\]`]+/g],
+  // `[main 3f9c2ab] message` (git commit), `3f9c2ab..8e1d04f  main -> main` (git push).
+  ['commit', /^\[[\w./-]+(?: \(root-commit\))? ([0-9a-f]{7,40})\]/gm],
+  ['commit', /\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\s+\S+\s+->/g],
+  ['commit', /\b(?:commit|Commit|HEAD is now at|revision)[: ]+([0-9a-f]{7,40})\b/g],
+  ['port', /\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::\]):(\d{2,5})\b/g],
+  ['port', /\b(?:listening|running|started|serving|available)\b[^\n]{0,40}?\bport\s+(\d{2,5})\b/gi],
+  [
+    'issue',
+    /\b(?:Created|Updated|Closed|Opened)\s+(?:issue|task|ticket|bug|epic)[: ]+#?([\w.-]*\d[\w.-]*)/gi,
+  ],
+  ['pr', /\b(?:pull request|PR)\s+#(\d+)/gi],
+  [
+    'id',
+    /\b(?:id|ID|Id|_id|uuid|job|run|session|deployment|build)["']?\s*[:=]\s*["']?([A-Za-z0-9][\w-]{5,})/g,
+  ],
+  ['id', /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g],
+];
+
+/** Where in an output values are looked for: its start and its end. */
+const HEAD = 2_000;
+const TAIL = 1_000;
+/** The length up to which a reading call's output is a result rather than data. */
+const SHORT = 1_200;
+/** Values one output may give: a dump of many ids is data, not a result. */
+const PER_OUTPUT = 3;
+
+/** URLs that name no result of the session's work: schemas, licences, package registries. */
+const NOISE_URL =
+  /^https?:\/\/(?:(?:www\.)?w3\.org|json-schema\.org|(?:www\.)?apache\.org\/licenses|opensource\.org|registry\.npmjs\.org|example\.(?:com|org))\b/;
+
+function scanned(output: string): string {
+  return output.length <= HEAD + TAIL ? output : `${output.slice(0, HEAD)}\n${output.slice(-TAIL)}`;
+}
+
+/**
+ * The values an output holds, strongest kinds first, at most a few. A call that changed or ran
+ * something (`significant`) is read at its start and end whatever its length; a reading call
+ * (a file's content, a search, a listing) only when its output is short: a long one is data.
+ */
+export function valuesIn(output: string, source: string, significant: boolean): KeyValue[] {
+  if (!significant && output.length > SHORT) return [];
+  const text = scanned(output);
+  const found = new Map<string, KeyValue>();
+  for (const [kind, re] of PATTERNS) {
+    re.lastIndex = 0;
+    for (const m of text.matchAll(re)) {
+      const groups = m.slice(1).filter((g): g is string => g !== undefined);
+      for (const raw of groups.length > 0 ? groups : [m[0]]) {
+        const value = raw.replace(/[.,;:!?'"]+$/, '');
+        if (value.length < 2 || found.has(value) || (kind === 'url' && NOISE_URL.test(value))) continue;
+        // A URL already kept as a PR or an issue is not a plain URL again; nor is a hash inside one.
+        if ([...found.keys()].some((v) => v.includes(value))) continue;
+        found.set(value, { value, kind, source });
+      }
+      if (found.size >= PER_OUTPUT * 2) break;
+    }
+  }
+  return [...found.values()].slice(0, PER_OUTPUT);
+}
+
+const KIND_RANK: Record<KeyValueKind, number> = { pr: 0, issue: 1, commit: 2, port: 3, url: 4, id: 5 };
+
+/**
+ * Values of earlier summaries and of this span, one entry per value (the newest source wins),
+ * at most `max`: the strongest kinds and the newest are kept when there are more.
+ */
+export function mergeValues(older: readonly KeyValue[], newer: readonly KeyValue[], max: number): KeyValue[] {
+  const all = new Map<string, KeyValue>();
+  for (const v of [...older, ...newer]) {
+    all.delete(v.value);
+    all.set(v.value, v);
+  }
+  const list = [...all.values()];
+  if (list.length <= max) return list;
+  const keep = new Set(
+    list
+      .map((v, i) => ({ v, i }))
+      .sort((a, b) => KIND_RANK[a.v.kind] - KIND_RANK[b.v.kind] || b.i - a.i)
+      .slice(0, max)
+      .map((x) => x.v),
+  );
+  return list.filter((v) => keep.has(v));
+}
