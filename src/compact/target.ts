@@ -10,7 +10,7 @@
  * of what is asked about later than a longer tail of the newest turns, and the handover carries
  * the task's state; the tail keeps the newest exchange intact for the agent.
  */
-export const TAIL_SHARE = 0.25;
+export const TAIL_SHARE = 0.15;
 
 /** Share of the usable room (limit − system prompt and tools) an automatic compaction aims for. */
 export const AUTO_TARGET_SHARE = 0.5;
