@@ -3,7 +3,7 @@ import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
 import { buildExtractiveModel, type CarriedExcerpt, type ExtractiveModel } from './extractive-model.js';
 import { renderExtractive, turnHeading } from './extractive-render.js';
 import { handoverAndDetails } from './handover/build.js';
-import { type RenderedHandover, renderHandover } from './handover/render.js';
+import { HANDOVER_SHARE, type RenderedHandover, renderHandover } from './handover/render.js';
 import type { SummaryRequest } from './input.js';
 import { chooseUnits, rankUnits } from './select.js';
 import { contentWords, excerpt } from './sentences.js';
@@ -11,18 +11,13 @@ import { analyzeSpan } from './span.js';
 import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
 
 export interface ExtractiveOptions {
-  /** Token budget of the whole summary, handover included (default 4,000). */
-  summaryTokens?: number;
   /**
-   * Token budget of the summary and the kept tail together: the summary takes what the tail
-   * leaves (overrides summaryTokens). The tail's size comes from the plan (`keepTokens`).
+   * Token budget of the whole summary, handover included, when the compaction names none (a
+   * compaction gives each summary its share of the target: `SummaryRequest.budget`). Default 4,000.
    */
-  contextTokens?: number;
+  summaryTokens?: number;
   estimator?: Estimator;
 }
-
-/** Framing tokens of the summary message itself (the estimator's per-message overhead). */
-const SUMMARY_FRAMING = 4;
 
 /**
  * The offline summarizer: deterministic, no model. It fills its budget with the log's own words,
@@ -32,28 +27,17 @@ const SUMMARY_FRAMING = 4;
  * request verbatim) in sections 3 to 7 within its share of the budget, what did not fit counted.
  */
 export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarizer {
-  const budget = options.summaryTokens ?? 4_000;
   const estimator = options.estimator ?? heuristicEstimator();
   return {
     name: 'extractive',
     async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
       if (signal?.aborted)
         throw new SummaryRejectedError('aborted', 'aborted before summarizing', { cause: signal.reason });
-      const { contextTokens } = options;
-      const room =
-        contextTokens === undefined
-          ? budget
-          : Math.max(0, contextTokens - request.plan.predictedTailTokens - SUMMARY_FRAMING);
-      return summarizeExtractive(request, room, estimator);
+      const budget = request.budget?.tokens ?? options.summaryTokens ?? 4_000;
+      return summarizeExtractive(request, budget, estimator, request.budget?.count);
     },
   };
 }
-
-/**
- * Share of the summary budget the handover (sections 3 to 7) may take; it takes only what it
- * needs, and the excerpts of sections 1, 2 and 5 get the rest.
- */
-export const HANDOVER_SHARE = 0.5;
 
 /** Rounds of choosing again with the room the last rendering left or overran. */
 const FIT_ROUNDS = 8;
@@ -63,6 +47,7 @@ export function summarizeExtractive(
   request: SummaryRequest,
   budget: number,
   estimator: Estimator,
+  count: (text: string) => number = estimator.text,
 ): SummaryResult {
   const { plan } = request;
   const previous = plan.previousPivot?.pivot.details;
@@ -78,16 +63,20 @@ export function summarizeExtractive(
     ? `User's instructions for this summary: ${request.instructions}\n\n`
     : '';
   const model = buildExtractiveModel(plan, details, analysis, estimator);
-  // Sections 3 to 7 show the handover; a conversation's messages are quoted in section 2 already.
+  // Units are weighed with the local estimate; each rendering is measured with the budget's count.
+  const measure = { text: count };
+  // A coding session's sections 3 to 7 show the handover; a conversation's summary is its quoted
+  // timeline, followed by the handover's few lines (current task, constraints) as a block.
   const rendered: RenderedHandover = renderHandover(model.chat ? { ...handover, requests: [] } : handover, {
     budgetTokens: Math.floor(budget * HANDOVER_SHARE),
-    estimator,
-    layout: 'seed-004',
+    estimator: measure,
+    layout: model.chat ? 'block' : 'seed-004',
     // A preset may send the summary without the deterministic block's heading (request.appendix false).
     heading: request.appendix !== false,
   });
-  const fixed = estimator.text(instructions) + 2;
-  const size = (body: string) => fixed + estimator.text(body);
+  const block = model.chat && request.appendix !== false ? rendered.text : '';
+  const fixed = count(instructions) + count(block) + 2;
+  const size = (body: string) => fixed + count(body);
   const lineCosts: number[] = [];
   const lineCost = (i: number) => {
     if (lineCosts[i] === undefined) {
@@ -132,7 +121,7 @@ export function summarizeExtractive(
     room = step > fits && step < overruns ? step : Math.floor((fits + overruns) / 2);
   }
   keepExcerpts(details, model, chosen);
-  return { text: `${instructions}${body}`, details };
+  return { text: block === '' ? `${instructions}${body}` : `${instructions}${body}\n\n${block}`, details };
 }
 
 /** What the summary quoted, so that the next compaction weighs it again against newer material. */

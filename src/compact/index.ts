@@ -15,5 +15,6 @@ export { latestRequestAt, requestText } from './requests.js';
 export * from './span.js';
 export * from './summarizer.js';
 export * from './summary-call.js';
+export * from './target.js';
 export * from './transcript.js';
 export * from './turns.js';

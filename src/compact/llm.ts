@@ -1,8 +1,8 @@
 import { generateText, type LanguageModel } from 'ai';
 import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
-import { withHandover } from './appendix.js';
 import { chunkTranscript } from './chunk.js';
 import { handoverAndDetails } from './handover/build.js';
+import { HANDOVER_SHARE, renderHandover } from './handover/render.js';
 import {
   fitsWindow,
   PREVIOUS_SUMMARY_HEADING,
@@ -27,7 +27,10 @@ export interface LlmSummarizerOptions {
   estimator?: Estimator;
   /** Share of the window condense lets itself fill, for estimator error (default 0.9). */
   headroom?: number;
-  /** Token budget of the handover block appended to the model's summary (default 2,000). */
+  /**
+   * Token budget of the handover block appended to the model's summary (default: HANDOVER_SHARE
+   * of the summary's budget, else 2,000); the model's answer gets the rest of the budget.
+   */
   handoverTokens?: number;
   /** Passed to generateText (AI SDK default 2): transient provider errors only. */
   maxRetries?: number;
@@ -53,14 +56,14 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
   const modelId = typeof options.model === 'string' ? options.model : options.model.modelId;
 
   /** One generateText call; its text exactly as the model wrote it, or a rejection. */
-  async function generate(request: LlmCall, signal?: AbortSignal): Promise<string> {
+  async function generate(request: LlmCall, out: number, signal?: AbortSignal): Promise<string> {
     if (signal?.aborted) throw rejectionForError(signal.reason, signal);
     let result: Awaited<ReturnType<typeof generateText>>;
     try {
       result = await generateText({
         model: options.model,
         ...request,
-        maxOutputTokens,
+        maxOutputTokens: out,
         abortSignal: signal,
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
         ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
@@ -73,24 +76,35 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
     return result.text;
   }
 
-  async function call(system: string, parts: [string, string], signal?: AbortSignal): Promise<string> {
+  async function call(
+    system: string,
+    parts: [string, string],
+    out: number,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const content = parts.map((text) => ({ type: 'text' as const, text }));
-    return (await generate({ system, messages: [{ role: 'user', content }] }, signal)).trim();
+    return (await generate({ system, messages: [{ role: 'user', content }] }, out, signal)).trim();
   }
 
   /** One call over one piece of material, with the chunk instruction. */
-  function callPiece(system: string, piece: string, signal?: AbortSignal): Promise<string> {
-    return call(system, requestUserParts({ prompt: CHUNK_PROMPT, transcript: piece }), signal);
+  function callPiece(system: string, piece: string, out: number, signal?: AbortSignal): Promise<string> {
+    return call(system, requestUserParts({ prompt: CHUNK_PROMPT, transcript: piece }), out, signal);
   }
 
   /** Partial summaries combined level by level until one call can take them all. */
-  async function reduce(request: SummaryRequest, partials: string[], budget: number, signal?: AbortSignal) {
+  async function reduce(
+    request: SummaryRequest,
+    partials: string[],
+    budget: number,
+    out: number,
+    signal?: AbortSignal,
+  ) {
     let level = partials;
     for (;;) {
       const headed = level.map((p, i) => `${PART_HEADING(i + 1, level.length)}\n${p}`);
       const combined = { system: request.system, prompt: request.prompt, transcript: headed.join('\n\n') };
-      if (fitsWindow(combined, window, estimator, maxOutputTokens)) {
-        return call(request.system, requestUserParts(combined), signal);
+      if (fitsWindow(combined, window, estimator, out)) {
+        return call(request.system, requestUserParts(combined), out, signal);
       }
       const groups = chunkTranscript(headed, budget, estimator);
       if (groups.length >= level.length) {
@@ -100,23 +114,23 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
         );
       }
       const next: string[] = [];
-      for (const group of groups) next.push(await callPiece(request.system, group, signal));
+      for (const group of groups) next.push(await callPiece(request.system, group, out, signal));
       level = next;
     }
   }
 
-  async function mapReduce(request: SummaryRequest, signal?: AbortSignal): Promise<string> {
+  async function mapReduce(request: SummaryRequest, out: number, signal?: AbortSignal): Promise<string> {
     const overhead = requestTokens(
       { system: request.system, prompt: CHUNK_PROMPT, transcript: '' },
       estimator,
     );
     // Room for the heading of a part and the estimator's rounding at the joins.
-    const budget = window - maxOutputTokens - overhead - 32;
-    // Combining needs at least two partial summaries (each up to maxOutputTokens) per call.
-    if (budget < 2 * maxOutputTokens + 64) {
+    const budget = window - out - overhead - 32;
+    // Combining needs at least two partial summaries (each up to `out` tokens) per call.
+    if (budget < 2 * out + 64) {
       throw new SummaryRejectedError(
         'too-large',
-        `a ${window}-token window cannot hold two ${maxOutputTokens}-token partial summaries plus an answer`,
+        `a ${window}-token window cannot hold two ${out}-token partial summaries plus an answer`,
       );
     }
     const blocks = request.previousSummary
@@ -126,10 +140,10 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
     const partials: string[] = [];
     for (const [i, chunk] of chunks.entries()) {
       partials.push(
-        await callPiece(request.system, `${PART_HEADING(i + 1, chunks.length)}\n${chunk}`, signal),
+        await callPiece(request.system, `${PART_HEADING(i + 1, chunks.length)}\n${chunk}`, out, signal),
       );
     }
-    return reduce(request, partials, budget, signal);
+    return reduce(request, partials, budget, out, signal);
   }
 
   return {
@@ -144,14 +158,27 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
         ...(plan.latestUserRequest === undefined ? {} : { latestRequest: plan.latestUserRequest }),
         requestInTail: plan.requestInTail,
       });
+      // The handover block first, within its share; the answer is asked to keep to the rest of the
+      // summary's share of the compaction's target.
+      const count = request.budget?.count ?? estimator.text;
+      const block =
+        request.appendix === false
+          ? ''
+          : renderHandover(handover, {
+              budgetTokens:
+                options.handoverTokens ??
+                (request.budget ? Math.floor(request.budget.tokens * HANDOVER_SHARE) : 2_000),
+              estimator: { text: count },
+            }).text;
+      const room = (request.budget?.tokens ?? maxOutputTokens) - (block === '' ? 0 : count(block) + 2);
+      const out = Math.max(64, Math.min(maxOutputTokens, room));
       // A seed's own call: the history as messages, sent as given (no chunking: the seeds have none).
       const text = request.call
-        ? await generate(request.call, signal)
-        : fitsWindow(request, window, estimator, maxOutputTokens)
-          ? await call(request.system, requestUserParts(request), signal)
-          : await mapReduce(request, signal);
-      if (request.appendix === false) return { text, details };
-      return { text: withHandover(text, handover, options.handoverTokens ?? 2_000, estimator), details };
+        ? await generate(request.call, out, signal)
+        : fitsWindow(request, window, estimator, out)
+          ? await call(request.system, requestUserParts(request), out, signal)
+          : await mapReduce(request, out, signal);
+      return { text: block === '' ? text : `${text.trimEnd()}\n\n${block}`, details };
     },
   };
 }

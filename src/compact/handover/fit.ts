@@ -69,7 +69,7 @@ function allocate(budget: number, needs: number[], weights: number[]): number[] 
 export function fitSections(
   sections: readonly FitSection[],
   budget: number,
-  estimator: Estimator,
+  estimator: Pick<Estimator, 'text'>,
   compose: (lines: Map<string, string[]>, omitted: Record<string, number>) => string,
 ): Fitted {
   const cost = (s: string) => estimator.text(s) + LINE;

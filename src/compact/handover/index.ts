@@ -4,6 +4,7 @@ export { commandKind, rejectedCall } from './calls.js';
 export {
   DEFAULT_SHARES,
   HANDOVER_HEADING,
+  HANDOVER_SHARE,
   type RenderedHandover,
   type RenderHandoverOptions,
   renderHandover,

@@ -7,10 +7,17 @@ import { HANDOVER_SECTIONS, type Handover, type HandoverSection, type NextStep }
 /** The first line of the handover block: a later summary finds it to drop the block (stripAppendix). */
 export const HANDOVER_HEADING = '--- Handover (deterministic facts from the session log) ---';
 
+/**
+ * Share of a summary's budget the handover may take; it takes only what it needs, and the
+ * summary's own text (excerpts, a model's answer) gets the rest.
+ */
+export const HANDOVER_SHARE = 0.5;
+
 export interface RenderHandoverOptions {
   /** The most tokens the text may take (by `estimator`). */
   budgetTokens: number;
-  estimator: Estimator;
+  /** What counts the text: an estimator, or `{ text: count }` with the provider's count. */
+  estimator: Pick<Estimator, 'text'>;
   /**
    * 'block' (default): the handover under its own heading, for the end of any summary. 'seed-004':
    * seed 004's sections 3 to 7, for the extractive summary (its section 5 lines go at `beforeActive`'s end).
