@@ -12,13 +12,14 @@ export { type CarriedCommand, carriedCommands, carriedLines } from './handover/s
  */
 export function collectDetails(
   plan: CompactionPlan,
-  analysis: SpanAnalysis = analyzeSpan(plan.toSummarize, plan.previousPivot?.pivot.details),
+  analysis: SpanAnalysis = analyzeSpan(plan.toSummarize, plan.previousPivot?.pivot.details, plan.toKeep),
 ): PivotDetails {
   return handoverAndDetails({
     span: plan.toSummarize,
     ...(plan.previousPivot ? { previous: plan.previousPivot.pivot.details } : {}),
     ...(plan.latestUserRequest === undefined ? {} : { latestRequest: plan.latestUserRequest }),
     requestInTail: plan.requestInTail,
+    tail: plan.toKeep,
     analysis,
   }).details;
 }

@@ -51,12 +51,13 @@ export function summarizeExtractive(
 ): SummaryResult {
   const { plan } = request;
   const previous = plan.previousPivot?.pivot.details;
-  const analysis = analyzeSpan(plan.toSummarize, previous);
+  const analysis = analyzeSpan(plan.toSummarize, previous, plan.toKeep);
   const { handover, details } = handoverAndDetails({
     span: plan.toSummarize,
     ...(previous ? { previous } : {}),
     ...(plan.latestUserRequest === undefined ? {} : { latestRequest: plan.latestUserRequest }),
     requestInTail: plan.requestInTail,
+    tail: plan.toKeep,
     analysis,
   });
   const instructions = request.instructions

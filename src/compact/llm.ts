@@ -157,6 +157,7 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
         ...(plan.previousPivot ? { previous: plan.previousPivot.pivot.details } : {}),
         ...(plan.latestUserRequest === undefined ? {} : { latestRequest: plan.latestUserRequest }),
         requestInTail: plan.requestInTail,
+        tail: plan.toKeep,
       });
       // The handover block first, within its share; the answer is asked to keep to the rest of the
       // summary's share of the compaction's target.

@@ -3,7 +3,7 @@ import type { ToolPart } from '../model/parts.js';
 import { toolOutputText } from '../tokens/estimator.js';
 import { errorLines } from './error-lines.js';
 import { callFailed, FAILURE_SEPARATOR, toolExitCode, toolLabel } from './facts.js';
-import { type CommandKind, commandKind } from './handover/calls.js';
+import { type CommandKind, commandKind, noMatchExit, rejectedCall } from './handover/calls.js';
 import { shellCommand, shellFiles, toolFiles } from './paths.js';
 import { shellSegments } from './shell-words.js';
 
@@ -27,6 +27,8 @@ export interface CallOutcome {
 }
 
 interface Tracked extends CallOutcome {
+  /** The command line, for judging what its exit status means (a search finding nothing). */
+  command?: string;
   head: string;
   /** The program run (`ls`, `git`), for probes: any later successful probe by it supersedes a failed one. */
   program: string;
@@ -183,13 +185,47 @@ export class OutcomeTracker {
     this.carried.set(label, key);
   }
 
+  /** A process an earlier span started in the background and no poll has seen end yet. */
+  carryBackground(id: string, label: string): void {
+    const key = commandKey(label);
+    if (!this.byKey.has(key)) {
+      const files = shellFiles(label);
+      this.byKey.set(key, {
+        label,
+        command: label,
+        shell: true,
+        kind: commandKind(label),
+        status: 'ok',
+        runs: 0,
+        failures: 0,
+        order: -1,
+        ...commandHead(key),
+        reads: files.read,
+        writes: files.modified,
+      });
+    }
+    this.background.set(id, key);
+  }
+
+  /** Background processes started and not seen ending: [id, command label]. */
+  openBackground(): Array<[string, string]> {
+    return [...this.background].map(([id, key]) => [id, this.byKey.get(key)!.label]);
+  }
+
   note(part: ToolPart, order: number): void {
     if (part.state === 'pending' || part.state === 'running') return;
     const id = pollId(part);
     const owner = id === undefined ? undefined : this.background.get(id);
     if (owner !== undefined) {
-      const exited = EXITED.exec(head(toolOutputText(part)));
-      if (exited) this.record(owner, part, callFailed(part), Number(exited[1]), order);
+      const output = toolOutputText(part);
+      const exited = EXITED.exec(head(output));
+      if (!exited) return;
+      const code = Number(exited[1]);
+      // The exit is the command's: a search that found nothing is no failure, as if it ran in front.
+      const command = this.byKey.get(owner)!.command ?? '';
+      const failed = code !== 0 && !rejectedCall(part) && !noMatchExit(command, code, output);
+      this.record(owner, part, failed, code, order);
+      this.background.delete(id!);
       return;
     }
     const { command, label, key } = this.identify(part);
@@ -197,6 +233,7 @@ export class OutcomeTracker {
       const files = toolFiles(part);
       this.byKey.set(key, {
         label,
+        ...(command === undefined ? {} : { command }),
         shell: command !== undefined,
         kind: command === undefined ? 'other' : commandKind(command),
         status: 'ok',
@@ -215,6 +252,34 @@ export class OutcomeTracker {
       return;
     }
     this.record(key, part, callFailed(part), undefined, order);
+  }
+
+  /**
+   * A call of the kept tail: it settles failures of the span (a later success fixes them) but is
+   * no outcome of the span itself. Failed calls and polls are left to the tail.
+   */
+  settle(part: ToolPart, order: number): void {
+    if (part.state !== 'completed' || pollId(part) !== undefined || callFailed(part)) return;
+    const { command, label, key } = this.identify(part);
+    const own = this.byKey.get(key);
+    const files = toolFiles(part);
+    const later: Tracked = {
+      label,
+      shell: command !== undefined,
+      kind: command === undefined ? 'other' : commandKind(command),
+      status: 'ok',
+      runs: 1,
+      failures: 0,
+      order,
+      ...(command === undefined ? { head: '', program: '', files: new Set<string>() } : commandHead(key)),
+      reads: files.read,
+      writes: files.modified,
+    };
+    for (const other of this.byKey.values()) {
+      if (other.status !== 'failed' || (other !== own && !supersedes(later, other))) continue;
+      other.status = 'fixed';
+      if (other !== own) other.fixedBy = label;
+    }
   }
 
   /** Agents repeat calls: each distinct command (or tool and input) is labelled and keyed once. */
@@ -269,7 +334,7 @@ export class OutcomeTracker {
     return [...this.byKey.values()]
       .filter((t) => t.runs > 0)
       .sort((a, b) => a.order - b.order)
-      .map(({ head: _h, program: _p, files: _f, reads: _r, writes: _w, failedRun, ...o }) =>
+      .map(({ command: _c, head: _h, program: _p, files: _f, reads: _r, writes: _w, failedRun, ...o }) =>
         failedRun && o.status === 'failed' ? { ...o, error: errorNote(failedRun.part, failedRun.exit) } : o,
       );
   }

@@ -76,6 +76,17 @@ export interface SpanAnalysis {
   plans: Map<string, WrittenPlan>;
   /** Values successful tool outputs produced (ids, URLs, hashes, ports), oldest first. */
   values: KeyValue[];
+  /** Processes started in the background and not seen ending: [id, command]. */
+  background: Array<[string, string]>;
+}
+
+/** Pairs of strings earlier details carried under `extra[key]`. */
+function carriedPairs(details: PivotDetails | undefined, key: string): Array<[string, string]> {
+  const v = details?.extra?.[key];
+  if (!Array.isArray(v)) return [];
+  return v.filter(
+    (x): x is [string, string] => Array.isArray(x) && typeof x[0] === 'string' && typeof x[1] === 'string',
+  );
 }
 
 const PAUSE_MS = 3_600_000;
@@ -103,9 +114,14 @@ function noteValues(a: SpanAnalysis, p: ToolPart, command: string | undefined, l
 
 /**
  * One pass over the span. `previous` (the pivot's details) brings the failures still open and the
- * working directory from before the span.
+ * working directory from before the span; `tail` (the messages kept verbatim after the summary)
+ * settles failures that a later call there fixed, so that the summary does not call them open.
  */
-export function analyzeSpan(span: readonly MessageEntry[], previous?: PivotDetails): SpanAnalysis {
+export function analyzeSpan(
+  span: readonly MessageEntry[],
+  previous?: PivotDetails,
+  tail: readonly MessageEntry[] = [],
+): SpanAnalysis {
   const a: SpanAnalysis = {
     messages: [],
     turns: [],
@@ -127,12 +143,14 @@ export function analyzeSpan(span: readonly MessageEntry[], previous?: PivotDetai
     trackers: new TrackerLedger(),
     plans: new Map(),
     values: [],
+    background: [],
   };
   const notes: Array<PathNote & { at: number }> = [];
   const workdirs = new Map<string, number>();
   const tracker = new OutcomeTracker();
   const parsed = new Map<string, PathNote[]>();
   for (const f of previous?.failedCommands ?? []) tracker.carry(f);
+  for (const [id, label] of carriedPairs(previous, 'background')) tracker.carryBackground(id, label);
   let lastCalls: ToolPart[] = [];
   turnRanges(span).forEach(({ start, end }, turn) => {
     const digest: TurnDigest = { request: -1, tools: new Map(), pending: 0 };
@@ -163,7 +181,7 @@ export function analyzeSpan(span: readonly MessageEntry[], previous?: PivotDetai
           continue;
         }
         if (rejectedCall(p)) {
-          a.rejected.push(label);
+          a.rejected.push(callTitle(p) ?? label);
           continue;
         }
         const failed = callFailed(p);
@@ -196,7 +214,12 @@ export function analyzeSpan(span: readonly MessageEntry[], previous?: PivotDetai
     a.turns.push(digest);
   });
   readMessageHeaders(a);
+  tail.forEach((entry, i) => {
+    if (entry.message.role !== 'assistant') return;
+    for (const p of entry.message.parts) if (p.type === 'tool') tracker.settle(p, span.length + i);
+  });
   a.outcomes = tracker.outcomes();
+  a.background = tracker.openBackground();
   a.lastActions = lastCalls.map((p) => toolLabel(p, 200));
   const mostUsedWorkdir = [...workdirs].sort((x, y) => y[1] - x[1])[0]?.[0];
   const carriedCwd = typeof previous?.extra?.cwd === 'string' ? previous.extra.cwd : undefined;
@@ -213,6 +236,14 @@ export function analyzeSpan(span: readonly MessageEntry[], previous?: PivotDetai
   );
   a.modifiedSinceRequest = [...since.keys()].filter((f) => a.files.get(f)?.modified === true);
   return a;
+}
+
+/** A call by the title its input gives (`js "Open local UI"`, `Task "Explore the repo"`), if any. */
+function callTitle(p: ToolPart): string | undefined {
+  const input = p.input;
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return undefined;
+  const title = input.title ?? input.description;
+  return typeof title === 'string' && title !== '' ? `${p.name} "${title}"` : undefined;
 }
 
 /** Counts a call in the span's and its turn's tallies. */

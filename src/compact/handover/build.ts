@@ -19,6 +19,8 @@ export interface HandoverInput {
   latestRequest?: string;
   /** The latest request's message is in the kept tail. */
   requestInTail?: boolean;
+  /** The messages kept verbatim after the summary: a success there settles a failure of the span. */
+  tail?: readonly MessageEntry[];
   /**
    * The branch's messages before the span that `previous` does not carry (the history behind an
    * imported compaction, or a pivot written before the handover existed): read for their facts.
@@ -41,6 +43,7 @@ export const HANDOVER_LIMITS = {
   pending: 30,
   interrupted: 10,
   done: 12,
+  background: 20,
 };
 
 const TODO_SOURCES = /^(?:todowrite|update_plan|write_todos|todo.*)$/i;
@@ -175,27 +178,27 @@ function nextStep(
   if (task?.inTail) return { text: task.request, source: 'request' };
   const active = pending.find((p) => p.status === 'in_progress');
   if (active) return { text: active.text, source: TRACKER_SOURCES.has(active.source) ? 'tracker' : 'todo' };
-  // The agent's last reply, when it closed a turn after the latest request (calls in it were its work).
-  const replied = a.lastAssistantAt > a.lastRequestAt && a.lastActions.length === 0;
+  // The span ends inside a turn (the agent's last message made calls): the task goes on.
+  const midTurn = a.lastAssistantAt > a.lastRequestAt && a.lastActions.length > 0;
+  if (midTurn && task) return { text: task.request, source: 'request' };
+  // The agent's last reply closed its turn after the latest request: what it said comes next.
+  const replied = a.lastAssistantAt > a.lastRequestAt && a.lastAssistant !== '';
   const stated = replied ? statedNextAction(a.lastAssistant) : undefined;
   if (stated) return { text: stated.text, source: 'agent' };
   const first = pending[0];
-  if (first)
-    return {
-      text: first.text,
-      source:
-        first.source === MESSAGE_PLAN || first.source.startsWith('plan in ')
-          ? 'plan'
-          : TRACKER_SOURCES.has(first.source)
-            ? 'tracker'
-            : 'todo',
-    };
-  if (a.lastRequestAt >= 0 && a.lastAssistantAt < a.lastRequestAt && task)
+  if (first) return { text: first.text, source: pendingSource(first) };
+  if (task && a.lastRequestAt >= 0 && a.lastAssistantAt < a.lastRequestAt)
     return { text: task.request, source: 'request' };
-  const closing =
-    a.lastAssistantAt >= 0 && a.lastAssistant !== '' ? closingSentence(a.lastAssistant) : undefined;
+  const closing = replied ? closingSentence(a.lastAssistant) : undefined;
   if (closing) return { text: closing, source: 'reply' };
-  return carried.nextStep ?? (task ? { text: task.request, source: 'request' } : undefined);
+  // Nothing in the span says: what an earlier summary said, else the task itself.
+  if (a.lastAssistantAt < 0 && a.lastRequestAt < 0 && carried.nextStep) return carried.nextStep;
+  return task ? { text: task.request, source: 'request' } : carried.nextStep;
+}
+
+function pendingSource(p: PendingItem): NextStep['source'] {
+  if (p.source === MESSAGE_PLAN || p.source.startsWith('plan in ')) return 'plan';
+  return TRACKER_SOURCES.has(p.source) ? 'tracker' : 'todo';
 }
 
 /** The earlier history's facts, as a previous pivot would have carried them. */
@@ -214,7 +217,7 @@ function previousDetails(input: HandoverInput): PivotDetails | undefined {
 export function buildHandover(input: HandoverInput): Handover {
   const previous = previousDetails(input);
   const carried = carriedHandover(previous);
-  const a = input.analysis ?? analyzeSpan(input.span, previous);
+  const a = input.analysis ?? analyzeSpan(input.span, previous, input.tail);
   const files = mergeFiles(carried, previous, a);
   const { commands, other } = mergeCommands(carried, a);
   const pending = mergePending(carried, a);
@@ -222,7 +225,7 @@ export function buildHandover(input: HandoverInput): Handover {
   const texts = a.userTexts;
   const interrupted = [
     ...carried.interrupted,
-    ...a.rejected.map((l) => `${l} (rejected or interrupted by the user)`),
+    ...a.rejected.map((l) => `${l} (rejected or interrupted)`),
     ...a.pendingCalls.map((l) => `${l} (no result: interrupted)`),
   ];
   return {
@@ -264,8 +267,12 @@ function withNext(next: NextStep | undefined): { nextStep?: NextStep } {
 /** The handover and the details to store for it (all files read, modified ones included, in `filesRead`). */
 export function handoverAndDetails(input: HandoverInput): { handover: Handover; details: PivotDetails } {
   const previous = previousDetails(input);
-  const analysis = input.analysis ?? analyzeSpan(input.span, previous);
+  const analysis = input.analysis ?? analyzeSpan(input.span, previous, input.tail);
   const handover = buildHandover({ ...input, previous, analysis, earlier: [] });
   const { everyRead } = mergeFiles(carriedHandover(previous), previous, analysis);
-  return { handover, details: handoverDetails(handover, everyRead) };
+  const details = handoverDetails(handover, everyRead);
+  // Processes still running in the background: a later span's poll reports their end.
+  const background = analysis.background.slice(-HANDOVER_LIMITS.background);
+  if (background.length > 0) details.extra = { ...details.extra, background };
+  return { handover, details };
 }

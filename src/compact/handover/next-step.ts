@@ -2,17 +2,23 @@ import { clipLine } from '../error-lines.js';
 
 /** A sentence announcing what the agent does next ("Next, I'll…", "Let me…", "I will now…"). */
 const NEXT_ACTION =
-  /\b(?:next,? (?:I|we)\b|(?:I|we)(?:'ll| will| am going to|'m going to|'re going to| need to| still need to)\s+(?!be\b|have\b)\w+|let me\b|let's\b|now (?:I|we)\b|next step|remaining\b|still (?:need|to do)|to do:|TODO\b)/i;
+  /\b(?:next,? (?:I|we)\b|(?:I|we)(?:['’]ll| will| am going to|['’]m going to|['’]re going to| need to| still need to)\s+(?!be\b|have\b)\w+|let me\b|let's\b|now (?:I|we)\b|next step|remaining\b|still (?:need|to do)|to do:|TODO\b)/i;
 const MAX_CHARS = 400;
 /** How much of a message's end is read: an opening "Let me fix that." was done by the message itself. */
 const TAIL_CHARS = 1_500;
 const LAST_SENTENCES = 4;
 
+/** How much of a message is read to tell its prose from its code. */
+const WINDOW_CHARS = 8_000;
+
 function sentencesOf(text: string): string[] {
-  const tail = text.length > TAIL_CHARS ? text.slice(-TAIL_CHARS) : text;
+  let window = text.length > WINDOW_CHARS ? text.slice(-WINDOW_CHARS) : text;
+  // A window that starts inside a fenced block starts after it.
+  if ((window.match(/```/g)?.length ?? 0) % 2 === 1) window = window.slice(window.indexOf('```') + 3);
   // Code is no sentence: a fenced block is left out whole.
-  const prose = tail.replace(/```[\s\S]*?(?:```|$)/g, '\n');
-  return prose
+  const prose = window.replace(/```[\s\S]*?```/g, '\n');
+  const tail = prose.length > TAIL_CHARS ? prose.slice(-TAIL_CHARS) : prose;
+  return tail
     .split(/(?<=[.!?])\s+|\n+/)
     .map((s) =>
       s

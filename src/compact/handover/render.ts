@@ -112,7 +112,7 @@ function nextLine(next: NextStep, h: Handover): string {
     case 'request':
       return h.currentTask?.inTail
         ? `- Work on the user's latest request (the last user message kept after this summary): ${clipLine(next.text, SHORT_CHARS)}`
-        : `- Answer the user's latest request: ${clipLine(next.text, SHORT_CHARS)}`;
+        : `- Go on with the user's latest request (quoted above): ${clipLine(next.text, SHORT_CHARS)}`;
     case 'reply':
       return `- The agent's last reply ended: ${quoted} Wait for the user's next request.`;
   }

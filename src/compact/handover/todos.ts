@@ -141,7 +141,7 @@ export class TrackerLedger {
 
 /** A heading that opens a list of what remains: "Next steps:", "## Remaining work", "**TODO**". */
 const NEXT_HEADING =
-  /^\s*(?:#+\s*|\*\*|__)?(?:[^\w\s]\s*)?(?:next steps?|remaining(?: work| steps| tasks| items)?|to ?do|pending(?: tasks| work)?|follow[- ]ups?|open items|what(?:'s| is) left)\b[^\n]{0,40}$/i;
+  /^\s*(?:#+\s*)?(?:\*\*|__)?(?:[^\w\s*_]\s*)?(?:next steps?|remaining(?: work| steps| tasks| items)?|to ?do|pending(?: tasks| work)?|follow[- ]ups?|open items|what(?:'s| is) left)\b[^\n]{0,40}$/i;
 const LIST_ITEM = /^\s{0,3}(?:[-*•]|\d+[.)])\s+(?!\[[xX]\])(?:\[ \]\s*)?(.+)$/;
 
 /**
