@@ -171,7 +171,9 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
                 (request.budget ? Math.floor(request.budget.tokens * HANDOVER_SHARE) : 2_000),
               estimator: { text: count },
             }).text;
-      const room = (request.budget?.tokens ?? maxOutputTokens) - (block === '' ? 0 : count(block) + 2);
+      const room = request.budget
+        ? request.budget.tokens - (block === '' ? 0 : count(block) + 2)
+        : maxOutputTokens;
       const out = Math.max(64, Math.min(maxOutputTokens, room));
       // A seed's own call: the history as messages, sent as given (no chunking: the seeds have none).
       const text = request.call

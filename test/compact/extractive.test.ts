@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { APPENDIX_HEADING } from '../../src/compact/appendix.js';
 import { extractiveSummarizer, summarizeExtractive } from '../../src/compact/extractive.js';
+import { HANDOVER_HEADING } from '../../src/compact/handover/index.js';
 import { buildSummaryRequest, LAST_REQUEST_PREFIX, SEED_004_SECTIONS } from '../../src/compact/input.js';
 import { type CompactionPlan, isNothingToCompact, planCompaction } from '../../src/compact/plan.js';
 import { SummaryRejectedError } from '../../src/compact/summarizer.js';
@@ -29,7 +29,7 @@ const session: Message[] = [
 ];
 
 describe('extractive summarizer', () => {
-  it('fills the seven sections of seed 004, in order, then the appendix', async () => {
+  it('fills the seven sections of seed 004, in order, the handover in sections 3 to 7', async () => {
     const r = await extractiveSummarizer().summarize(
       buildSummaryRequest(plan(entries(session), { keepNone: true })),
     );
@@ -39,8 +39,12 @@ describe('extractive summarizer', () => {
       expect(next).toBeGreaterThan(at);
       at = next;
     }
-    expect(r.text.indexOf(APPENDIX_HEADING)).toBeGreaterThan(at);
-    expect(r.text.endsWith(`${LAST_REQUEST_PREFIX}Now document it in README.md`)).toBe(true);
+    const handover = r.text.indexOf(HANDOVER_HEADING);
+    expect(handover).toBeGreaterThan(r.text.indexOf(`## ${SEED_004_SECTIONS[1]}`));
+    expect(handover).toBeLessThan(r.text.indexOf(`## ${SEED_004_SECTIONS[2]}`));
+    // Section 5 opens with the current task: the latest request, verbatim (seed 004's line).
+    const active = r.text.slice(r.text.indexOf(`## ${SEED_004_SECTIONS[4]}`));
+    expect(active).toContain(`${LAST_REQUEST_PREFIX}Now document it in README.md`);
   });
 
   it('extracts files, failures and constraints from the log', async () => {
@@ -56,7 +60,10 @@ describe('extractive summarizer', () => {
       'Edit src/auth/expiry.ts → error: old_string not found',
     ]);
     expect(r.details.constraints).toEqual(['Never push to main.']);
-    expect(r.text).toContain('- src/auth/token-store.ts — modified (Edit; 1×)');
+    expect(r.text).toContain('- Modified: src/auth/token-store.ts, src/auth/retry.ts');
+    expect(r.text).toContain('- Read: src/auth/index.ts, src/auth/expiry.ts');
+    expect(r.text).toContain('Open failures (the last attempt failed and nothing later fixed it):');
+    expect(r.text).toContain('- `npm test` → exit 1: FAIL');
     expect(r.text).toContain('- 2. Also add a retry limit of 7.');
     expect(r.text).toContain('After request 2 (Write×1):\n- Added.');
   });

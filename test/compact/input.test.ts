@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { withAppendix } from '../../src/compact/appendix.js';
+import { APPENDIX_HEADING } from '../../src/compact/appendix.js';
+import { HANDOVER_HEADING } from '../../src/compact/handover/index.js';
 import {
   buildSummaryRequest,
   fitsWindow,
@@ -41,7 +42,8 @@ function twoCompactions() {
   const first = planCompaction(log.all);
   if (isNothingToCompact(first)) throw new Error(first.reason);
   const details = { filesRead: [], filesModified: [], lastUserRequest: 'three' };
-  log.pivot(first, withAppendix('EARLIER SUMMARY TEXT', details), details);
+  // The deterministic block after the text: dropped when the summary is quoted again.
+  log.pivot(first, `EARLIER SUMMARY TEXT\n\n${HANDOVER_HEADING}\nCurrent task: three`, details);
   log.append([user('four'), assistant('', tool('bash', { command: 'npm test' }, { exitCode: 1 }))]);
   const second = planCompaction(log.all);
   if (isNothingToCompact(second)) throw new Error(second.reason);
@@ -73,6 +75,21 @@ describe('buildSummaryRequest', () => {
     expect(material).toContain('User: two');
     expect(prompt).toBe(SEED_004_PROMPT);
     expect(r.tokens).toBe(requestTokens(r, estimator));
+  });
+
+  it('a previous summary loses the appendix earlier versions wrote too', () => {
+    const log = new TestLog();
+    log.append([user('one'), assistant('a1'), user('two'), assistant('a2'), user('three'), assistant('a3')]);
+    const first = planCompaction(log.all);
+    if (isNothingToCompact(first)) throw new Error(first.reason);
+    log.pivot(first, `OLD SUMMARY\n\n${APPENDIX_HEADING}\nFiles read: a.ts`, {
+      filesRead: [],
+      filesModified: [],
+    });
+    log.append([user('four'), assistant('a4')]);
+    const second = planCompaction(log.all);
+    if (isNothingToCompact(second)) throw new Error(second.reason);
+    expect(buildSummaryRequest(second).previousSummary).toBe('OLD SUMMARY');
   });
 
   it('seed 001 marker question ends the transcript when asked (X-02)', () => {

@@ -1,7 +1,7 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from '@ai-sdk/provider';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { APPENDIX_HEADING } from '../../src/compact/appendix.js';
+import { HANDOVER_HEADING } from '../../src/compact/handover/index.js';
 import {
   buildSummaryRequest,
   LAST_REQUEST_PREFIX,
@@ -44,7 +44,7 @@ function promptText(call: LanguageModelV3CallOptions): string {
 }
 
 describe('llm summarizer', () => {
-  it('its appendix carries the extractive sections a model may drop: requests, commands with outcome, decisions, next step', async () => {
+  it('its handover block carries what a model may drop: requests, commands with outcome, decisions, next step', async () => {
     const model = new MockLanguageModelV3({ doGenerate: reply('A short summary.') });
     const result = await llmSummarizer({ model, contextWindow: 100_000 }).summarize(
       request([
@@ -58,24 +58,28 @@ describe('llm summarizer', () => {
         assistant('Next, I will update README.md.'),
       ]),
     );
-    const appendix = result.text.slice(result.text.indexOf(APPENDIX_HEADING));
-    expect(appendix).toContain(
-      'User requests, oldest first (opening words):\n- Fix the login bug in src/auth.ts.',
+    expect(result.text.startsWith('A short summary.\n\n')).toBe(true);
+    const block = result.text.slice(result.text.indexOf(HANDOVER_HEADING));
+    expect(block).toContain(
+      'User requests, oldest first, verbatim:\n- 1. Fix the login bug in src/auth.ts. Use bcrypt instead of md5.\n- 2. Now document it',
     );
-    expect(appendix).toContain('Commands run, with their final outcome:\n- npm test → failed, then fixed');
-    expect(appendix).toContain("User's decisions (verbatim):\n- Use bcrypt instead of md5.");
-    expect(appendix).toContain('Next step the assistant announced: Next, I will update README.md.');
+    expect(block).toContain('- `npm test` → failed, then fixed');
+    expect(block).toContain("User's decisions (verbatim):\n- Use bcrypt instead of md5.");
+    expect(block).toContain(
+      'Next step:\n- Next, I will update README.md. (what the agent said it would do next)',
+    );
+    expect(block).toContain(`${LAST_REQUEST_PREFIX}Now document it`);
   });
 
-  it('stop: sends the seed prompts with no tools, and appends the deterministic appendix', async () => {
+  it('stop: sends the seed prompts with no tools, and appends the handover block', async () => {
     const model = new MockLanguageModelV3({ doGenerate: reply('The user wants the login bug fixed.') });
     const summarizer = llmSummarizer({ model, contextWindow: 100_000 });
     const result = await summarizer.summarize(request());
     expect(summarizer.name).toBe('llm');
     expect(summarizer.model).toBe('mock-model-id');
     expect(result.text.startsWith('The user wants the login bug fixed.\n\n')).toBe(true);
-    expect(result.text).toContain(APPENDIX_HEADING);
-    expect(result.text.endsWith(`${LAST_REQUEST_PREFIX}Fix the login bug in src/auth.ts`)).toBe(true);
+    expect(result.text).toContain(`\n\n${HANDOVER_HEADING}\n`);
+    expect(result.text).toContain(`${LAST_REQUEST_PREFIX}Fix the login bug in src/auth.ts`);
     const call = model.doGenerateCalls[0]!;
     expect(call.tools ?? []).toEqual([]);
     expect(call.prompt[0]).toEqual({ role: 'system', content: SEED_001_SYSTEM_PROMPT });

@@ -169,9 +169,9 @@ export function noMatchExit(commandLine: string, exit: number | undefined, outpu
 export function callDirectory(part: ToolPart, command: string | undefined): string | undefined {
   const input = part.input;
   if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
-    for (const f of ['workdir', 'cwd', 'directory', 'dir_path']) {
+    for (const f of ['workdir', 'cwd', 'directory']) {
       const v = input[f];
-      if (typeof v === 'string' && v !== '') return v;
+      if (typeof v === 'string' && v !== '') return v.length > 1 ? v.replace(/\/+$/, '') : v;
     }
   }
   const cd = command === undefined ? null : /^\s*cd\s+("[^"]+"|'[^']+'|[^\s;&|]+)\s*(?:&&|;)/.exec(command);

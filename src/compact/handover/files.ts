@@ -98,7 +98,8 @@ export function notePaths(
   const fileTool = command === undefined && FILE_TOOLS.test(part.name);
   const said = failed ? toolOutputText(part).slice(0, 400) : '';
   const eisdir = /EISDIR|is a directory/i.test(said);
-  const missing = /does not exist|no such file|ENOENT|not found|cannot find|no matches found/i.test(said);
+  const missing =
+    /does not exist|no such file|ENOENT|file not found|cannot find (?:the )?(?:file|path)|no matches found/i.test(said);
   const gone = missing ? { missing } : {};
   for (const [list, modified] of [
     [files.read, false],
