@@ -40,6 +40,11 @@ export interface Fitted {
 
 /** Per-line framing the text estimate adds when lines are joined. */
 const LINE = 1;
+/**
+ * A text longer than this many characters per token of the budget cannot fit: it is not counted
+ * at all (a tokenizer may take seconds over a pathological 200,000-character request).
+ */
+const MAX_CHARS_PER_TOKEN = 8;
 
 function allocate(budget: number, needs: number[], weights: number[]): number[] {
   const alloc = needs.map(() => 0);
@@ -72,12 +77,15 @@ export function fitSections(
   estimator: Pick<Estimator, 'text'>,
   compose: (lines: Map<string, string[]>, omitted: Record<string, number>) => string,
 ): Fitted {
-  const cost = (s: string) => estimator.text(s) + LINE;
+  const fits = (s: string) => s.length <= Math.max(1, budget) * MAX_CHARS_PER_TOKEN;
+  const cost = (s: string) => (fits(s) ? estimator.text(s) + LINE : Number.POSITIVE_INFINITY);
+  // What a section needs in all, for sharing: long texts by their length, not counted.
+  const need = (s: string) => (fits(s) ? cost(s) : Math.ceil(s.length / 4));
   // The fixed text, with the pointer to what is left out as long as it can get.
   const base = estimator.text(compose(new Map(), omittedAll(sections)));
   const sizes = sections.map((s) => {
     const head = s.overhead.reduce((a, l) => a + cost(l), 0);
-    const full = s.items.reduce((a, it) => a + cost(it.text), 0);
+    const full = s.items.reduce((a, it) => a + need(it.text), 0);
     return { head, full: s.items.length === 0 ? 0 : head + full };
   });
   const alloc = allocate(
