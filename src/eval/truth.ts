@@ -60,11 +60,22 @@ function typed(m: Message): string | undefined {
   return text === '' || CLIENT_TEXT.some((c) => text.startsWith(c)) ? undefined : text;
 }
 
-/** A command's exit status: an error state, "Exit code N", or an exec session's "Process exited with code N". */
+/**
+ * What a user (or a policy for the user) answers when a call is refused or cut short: the call is
+ * no failure (issue 17: "an interrupted or rejected call is no failure").
+ */
+const REFUSED =
+  /doesn't want to proceed|request interrupted by user|interrupted by user|rejected (?:by the user|this action)|operation cancell?ed/i;
+
+/**
+ * A command's exit status: an error state, "Exit code N", or an exec session's "Process exited
+ * with code N"; none for a refused call.
+ */
 function exitOf(p: ToolPart): number | undefined {
-  if (p.state === 'error') return 1;
-  if (p.state !== 'completed') return undefined;
+  if (p.state !== 'completed' && p.state !== 'error') return undefined;
   const out = toolOutputText(p);
+  if (REFUSED.test(out.slice(0, 300))) return undefined;
+  if (p.state === 'error') return 1;
   const m = /Process exited with code (-?\d+)|^Exit code (\d+)/m.exec(out);
   if (m) return Number(m[1] ?? m[2]);
   if (/Process running with session ID/.test(out)) return undefined;
@@ -110,7 +121,9 @@ export function sessionTruth(session: ImportedSession, raw?: string): SessionTru
   // Runs of each call in order; a poll (write_stdin) reports for the exec session it names.
   const runs = new Map<string, number[]>();
   const sessions = new Map<string, string>();
-  for (const p of calls) {
+  const successes: Array<{ key: string; at: number }> = [];
+  const lastFailure = new Map<string, number>();
+  for (const [at, p] of calls.entries()) {
     const command = field(p, 'command') ?? field(p, 'cmd');
     const id = field(p, 'session_id');
     // What names the call in a summary: the command, or the file a file tool worked on.
@@ -126,9 +139,17 @@ export function sessionTruth(session: ImportedSession, raw?: string): SessionTru
     const started =
       p.state === 'completed' ? /Process running with session ID (\d+)/.exec(toolOutputText(p)) : null;
     if (started && typeof command === 'string') sessions.set(started[1]!, key);
-    const exit = exitOf(p);
-    if (exit !== undefined) runs.set(key, [...(runs.get(key) ?? []), exit]);
+    const exit = noMatch(key, exitOf(p), p);
+    if (exit === undefined) continue;
+    runs.set(key, [...(runs.get(key) ?? []), exit]);
+    if (exit === 0) successes.push({ key, at });
+    else lastFailure.set(key, at);
   }
+  // A failure a later success superseded is fixed: the same command run again or with options
+  // added (`git add -f x` after `git add x`), a probe (ls, stat, grep…) answered by a later one of
+  // the same program, or the same file read or written after all.
+  const fixedLater = (key: string) =>
+    successes.some((s) => s.at > lastFailure.get(key)! && sameWork(key, s.key));
   const commands = calls.flatMap((p) => {
     const c = field(p, 'command') ?? field(p, 'cmd');
     return SHELL_TOOLS.has(p.name) && typeof c === 'string' ? [c] : [];
@@ -140,7 +161,37 @@ export function sessionTruth(session: ImportedSession, raw?: string): SessionTru
     requests,
     ...(requests.length > 0 ? { latestRequest: requests.at(-1)! } : {}),
     commands: [...new Set(commands)],
-    openFailures: failed.filter(([, r]) => r.at(-1) !== 0).map(([k]) => k),
-    fixedFailures: failed.filter(([, r]) => r.at(-1) === 0).map(([k]) => k),
+    openFailures: failed.filter(([k, r]) => r.at(-1) !== 0 && !fixedLater(k)).map(([k]) => k),
+    fixedFailures: failed.filter(([k, r]) => r.at(-1) === 0 || fixedLater(k)).map(([k]) => k),
   };
+}
+
+const PROBES = new Set('ls cat head tail stat find grep rg egrep ag sed jq wc file tree du awk'.split(' '));
+const words = (command: string) => command.trim().split(/\s+/);
+const program = (command: string) => (words(command)[0] ?? '').replace(/^.*\//, '');
+/** `git add`, `npm test`: the program and, when one follows it directly, its sub-command. */
+const verb = (command: string) => {
+  const [p, sub] = words(command);
+  return sub !== undefined && /^[a-z][\w:-]*$/.test(sub) ? `${p} ${sub}` : (p ?? '');
+};
+const pathsOf = (command: string) => words(command).filter((w) => /[\w-]\.[A-Za-z]\w{0,7}$/.test(w));
+
+function sameWork(failed: string, later: string): boolean {
+  if (failed === later) return true;
+  const probe = PROBES.has(program(failed));
+  if (probe && PROBES.has(program(later)) && program(later) === program(failed)) return true;
+  const files = pathsOf(failed);
+  const laterFiles = pathsOf(later);
+  if (verb(failed) === verb(later) && files.every((f) => laterFiles.includes(f))) return true;
+  // A file tool's key is its file; a probe names its files: the same file done after all.
+  const targets = files.length > 0 ? files : [failed];
+  return (probe || !failed.includes(' ')) && targets.every((f) => later.includes(f));
+}
+
+/** A search that found nothing (grep, rg exiting with 1 and printing no error) is an answer. */
+function noMatch(key: string, exit: number | undefined, p: ToolPart): number | undefined {
+  if (exit !== 1) return exit;
+  const last = key.split(/\s\|\s/).at(-1)!.trim();
+  if (!/^(?:grep|egrep|rg|ag)\b/.test(last)) return exit;
+  return /error|denied|not permitted|no such file|not found/i.test(toolOutputText(p)) ? exit : 0;
 }

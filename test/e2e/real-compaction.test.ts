@@ -119,10 +119,12 @@ describe.skipIf(!HAS_DATA)('real sessions compacted repeatedly to a small window
     const latest = lineage.pivots.at(-1)?.pivot;
     const carried = new Set([...(latest?.details.filesRead ?? []), ...(latest?.details.filesModified ?? [])]);
     const cwd = sessionCwd(real.imported.messages.map((m) => m.message));
+    // The summary is bounded: files it had no room for are counted and pointed to instead.
+    const cut = /Not shown for lack of room: [^)]*\d+ files/.test(latest?.summary ?? '');
     const unnamed = [...summarizedFiles].filter(
       (f) => !spellings(f, cwd).some((s) => latest?.summary.includes(s)),
     );
-    expect(unnamed, 'files summarized but not named by the latest summary').toEqual([]);
+    if (!cut) expect(unnamed, 'files summarized but not named by the latest summary').toEqual([]);
     const uncarried = [...summarizedFiles].filter((f) => !spellings(f, cwd).some((s) => carried.has(s)));
     expect(uncarried, "files summarized but missing from the latest pivot's details").toEqual([]);
     const context = JSON.stringify(renderAll(active, { system: real.imported.system }).anthropic);
