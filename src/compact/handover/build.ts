@@ -108,7 +108,8 @@ function mergeCommands(carried: Handover, a: SpanAnalysis): { commands: CommandR
     else other++;
   }
   for (const o of a.outcomes) {
-    if (!o.shell) continue;
+    // Failures carried from before the span and not run again keep their place.
+    if (!o.shell || (o.order < 0 && o.status === 'failed')) continue;
     const was = all.get(o.label);
     all.delete(o.label);
     if (!listed(o.kind, o.status) && was === undefined) {

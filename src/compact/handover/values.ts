@@ -60,8 +60,8 @@ export function valuesIn(output: string, source: string, significant: boolean): 
       for (const raw of groups.length > 0 ? groups : [m[0]]) {
         const value = raw.replace(/[.,;:!?'"]+$/, '');
         if (value.length < 2 || found.has(value) || (kind === 'url' && NOISE_URL.test(value))) continue;
-        // A URL already kept as a PR or an issue is not a plain URL again; nor is a hash inside one.
-        if ([...found.keys()].some((v) => v.includes(value))) continue;
+        // A URL already kept as a PR or an issue is not a plain URL again.
+        if (kind === 'url' && [...found.keys()].some((v) => v.startsWith(value))) continue;
         found.set(value, { value, kind, source });
       }
       if (found.size >= PER_OUTPUT * 2) break;
