@@ -191,7 +191,10 @@ function sameWork(failed: string, later: string): boolean {
 /** A search that found nothing (grep, rg exiting with 1 and printing no error) is an answer. */
 function noMatch(key: string, exit: number | undefined, p: ToolPart): number | undefined {
   if (exit !== 1) return exit;
-  const last = key.split(/\s\|\s/).at(-1)!.trim();
+  const last = key
+    .split(/\s\|\s/)
+    .at(-1)!
+    .trim();
   if (!/^(?:grep|egrep|rg|ag)\b/.test(last)) return exit;
   return /error|denied|not permitted|no such file|not found/i.test(toolOutputText(p)) ? exit : 0;
 }

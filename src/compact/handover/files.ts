@@ -99,7 +99,9 @@ export function notePaths(
   const said = failed ? toolOutputText(part).slice(0, 400) : '';
   const eisdir = /EISDIR|is a directory/i.test(said);
   const missing =
-    /does not exist|no such file|ENOENT|file not found|cannot find (?:the )?(?:file|path)|no matches found/i.test(said);
+    /does not exist|no such file|ENOENT|file not found|cannot find (?:the )?(?:file|path)|no matches found/i.test(
+      said,
+    );
   const gone = missing ? { missing } : {};
   for (const [list, modified] of [
     [files.read, false],
