@@ -99,6 +99,9 @@ function recordedCwd(span: readonly MessageEntry[]): string | undefined {
   return undefined;
 }
 
+/** Commands of issue trackers the handover follows (see TrackerLedger). */
+const TRACKERS = /\b(?:bd|beads|gh)\s/;
+
 /**
  * Tools whose output is content (a file's lines, an edited snippet, search results, a sub-agent's
  * report), not a result they produced: long outputs of theirs are not read for values.
@@ -200,7 +203,7 @@ export function analyzeSpan(
         if (list) a.todos = { source: p.name, items: list };
         const plan = writtenPlan(p);
         if (plan) a.plans.set(plan.path, plan);
-        if (command !== undefined) a.trackers.note(command, p);
+        if (command !== undefined && TRACKERS.test(command)) a.trackers.note(command, p);
         if (!failed && p.state === 'completed') noteValues(a, p, command, label);
       }
       const text = messageText(m).trim();

@@ -68,6 +68,33 @@ describe('extractive summarizer', () => {
     expect(r.text).toContain('After request 2 (Write×1):\n- Added.');
   });
 
+  it('timeline headings: a turn opened by a notification stays on the request before it', () => {
+    const notice: Message = {
+      role: 'user',
+      parts: [{ type: 'text', text: '<task-notification>background task b1 finished</task-notification>' }],
+    };
+    const r = summarizeExtractive(
+      buildSummaryRequest(
+        plan(
+          entries([
+            user('Refactor the parser.'),
+            assistant('Reading the parser first.', tool('Read', { file_path: 'src/parser.ts' }, 'x')),
+            notice,
+            assistant('The background build finished; the parser compiles again.'),
+            user('Now add a test.'),
+            assistant('Added the test.'),
+          ]),
+          { keepNone: true },
+        ),
+      ),
+      4_000,
+      estimator,
+    );
+    expect(r.text).toContain('After request 1 (Read×1):\n- Reading the parser first.');
+    expect(r.text).toContain('Still on request 1:\n- The background build finished');
+    expect(r.text).not.toContain('Before the first request');
+  });
+
   it('is deterministic and honours an abort', async () => {
     const request = buildSummaryRequest(plan(entries(session), { keepNone: true }));
     expect(summarizeExtractive(request, 4000, estimator)).toEqual(

@@ -44,6 +44,8 @@ export const HANDOVER_LIMITS = {
   interrupted: 10,
   done: 12,
   background: 20,
+  /** Files carried per kind (modified, read): the newest; the summary shows what its share allows. */
+  files: 1_000,
 };
 
 const TODO_SOURCES = /^(?:todowrite|update_plan|write_todos|todo.*)$/i;
@@ -77,9 +79,9 @@ function mergeFiles(carried: Handover, previous: PivotDetails | undefined, a: Sp
   ];
   const folders = foldersOf([...modified, ...everyRead]);
   const real = (list: string[]) => [...new Set(list)].filter((p) => !folders.has(p));
-  const modifiedList = real(modified);
+  const modifiedList = real(modified).slice(-HANDOVER_LIMITS.files);
   const changed = new Set(modifiedList);
-  const readList = real(everyRead);
+  const readList = real(everyRead).slice(-HANDOVER_LIMITS.files);
   return { modified: modifiedList, everyRead: readList, readOnly: readList.filter((f) => !changed.has(f)) };
 }
 
