@@ -18,60 +18,78 @@ const words = fc
   })
   .map((w) => w.join(' '));
 
-const handoverArb: fc.Arbitrary<Handover> = fc.record({
-  cwd: fc.constantFrom('/Users/u/repo', '/r'),
-  requests: fc.array(
-    words.map((t) => ({ text: t })),
-    { maxLength: 30 },
-  ),
-  currentTask: fc.record({
-    request: fc.oneof(words, fc.string({ minLength: 1, maxLength: 5_000 })),
-    inTail: fc.boolean(),
-    done: fc.array(text, { maxLength: 8 }),
-    otherCalls: fc.nat(50),
-  }),
-  constraints: fc.array(text, { maxLength: 6 }),
-  decisions: fc.array(text, { maxLength: 4 }),
-  pending: fc.array(
-    fc.record({
-      text,
-      status: fc.constantFrom('in_progress' as const, 'pending' as const),
-      source: fc.constantFrom('TodoWrite', 'bd'),
-    }),
-    { maxLength: 10 },
-  ),
-  nextStep: fc.record({
-    text,
-    source: fc.constantFrom(
-      'todo' as const,
-      'tracker' as const,
-      'agent' as const,
-      'plan' as const,
-      'request' as const,
-      'reply' as const,
+const handoverArb: fc.Arbitrary<Handover> = fc.record(
+  {
+    cwd: fc.constantFrom('/Users/u/repo', '/r'),
+    requests: fc.array(
+      words.map((t) => ({ text: t })),
+      { maxLength: 30 },
     ),
-  }),
-  openFailures: fc.array(fc.record({ label: text, error: text }), { maxLength: 8 }),
-  interrupted: fc.array(text, { maxLength: 4 }),
-  commands: fc.array(
-    fc.record({ label: text, status: fc.constantFrom('ok' as const, 'failed' as const, 'fixed' as const) }),
-    { maxLength: 20 },
-  ),
-  otherCommands: fc.nat(100),
-  files: fc.record({
-    modified: fc.array(fc.stringMatching(/^[a-z]{1,8}(\/[a-z]{1,8}){0,3}\.ts$/), { maxLength: 60 }),
-    read: fc.array(fc.stringMatching(/^[a-z]{1,8}(\/[a-z]{1,8}){0,3}\.md$/), { maxLength: 60 }),
-  }),
-  keyValues: fc.array(
-    fc.record({
-      value: text,
-      kind: fc.constantFrom('url' as const, 'commit' as const, 'id' as const),
-      source: text,
+    currentTask: fc.record({
+      request: fc.oneof(words, fc.string({ minLength: 1, maxLength: 5_000 })),
+      inTail: fc.boolean(),
+      done: fc.array(text, { maxLength: 8 }),
+      otherCalls: fc.nat(50),
     }),
-    { maxLength: 10 },
-  ),
-  chat: fc.constant(false),
-});
+    constraints: fc.array(text, { maxLength: 6 }),
+    decisions: fc.array(text, { maxLength: 4 }),
+    pending: fc.array(
+      fc.record({
+        text,
+        status: fc.constantFrom('in_progress' as const, 'pending' as const),
+        source: fc.constantFrom('TodoWrite', 'bd'),
+      }),
+      { maxLength: 10 },
+    ),
+    nextStep: fc.record({
+      text,
+      source: fc.constantFrom(
+        'todo' as const,
+        'tracker' as const,
+        'agent' as const,
+        'plan' as const,
+        'request' as const,
+        'reply' as const,
+      ),
+    }),
+    openFailures: fc.array(fc.record({ label: text, error: text }), { maxLength: 8 }),
+    interrupted: fc.array(text, { maxLength: 4 }),
+    commands: fc.array(
+      fc.record({ label: text, status: fc.constantFrom('ok' as const, 'failed' as const, 'fixed' as const) }),
+      { maxLength: 20 },
+    ),
+    otherCommands: fc.nat(100),
+    files: fc.record({
+      modified: fc.array(fc.stringMatching(/^[a-z]{1,8}(\/[a-z]{1,8}){0,3}\.ts$/), { maxLength: 60 }),
+      read: fc.array(fc.stringMatching(/^[a-z]{1,8}(\/[a-z]{1,8}){0,3}\.md$/), { maxLength: 60 }),
+    }),
+    keyValues: fc.array(
+      fc.record({
+        value: text,
+        kind: fc.constantFrom('url' as const, 'commit' as const, 'id' as const),
+        source: text,
+      }),
+      { maxLength: 10 },
+    ),
+    chat: fc.constant(false),
+  },
+  // A session may have no task yet and no next step.
+  {
+    requiredKeys: [
+      'requests',
+      'constraints',
+      'decisions',
+      'pending',
+      'openFailures',
+      'interrupted',
+      'commands',
+      'otherCommands',
+      'files',
+      'keyValues',
+      'chat',
+    ],
+  },
+);
 
 describe('renderHandover', () => {
   it('never exceeds its budget, whatever the facts and the budget (property)', () => {

@@ -98,7 +98,7 @@ export function fitSections(
   const order: Array<[number, number]> = [];
   const tryAdd = (si: number, limit: number): boolean => {
     const s = sections[si]!;
-    const next = s.priority.find((i) => !shown[si]!.has(i));
+    const next = s.priority.find((i) => i < s.items.length && !shown[si]!.has(i));
     if (next === undefined) return false;
     const item = s.items[next]!;
     const head = spent[si] === 0 ? sizes[si]!.head : 0;

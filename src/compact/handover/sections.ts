@@ -164,7 +164,7 @@ export function sectionsOf(
       'next',
       'Next step:',
       h.nextStep ? [{ text: nextLine(h.nextStep, h) }] : [],
-      [0],
+      h.nextStep ? [0] : [],
       shares.next,
     ),
     pending: listSection(
