@@ -207,6 +207,15 @@ export class OutcomeTracker {
     this.background.set(id, key);
   }
 
+  /** The command a poll reports for (the background process it names), before `note` settles it. */
+  ownerOf(part: ToolPart): string | undefined {
+    const id = pollId(part);
+    const key = id === undefined ? undefined : this.background.get(id);
+    if (key === undefined) return undefined;
+    const owner = this.byKey.get(key)!;
+    return owner.command ?? owner.label;
+  }
+
   /** Background processes started and not seen ending: [id, command label]. */
   openBackground(): Array<[string, string]> {
     return [...this.background].map(([id, key]) => [id, this.byKey.get(key)!.label]);

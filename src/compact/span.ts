@@ -109,9 +109,20 @@ const TRACKERS = /\b(?:bd|beads|gh)\s/;
 const READING_TOOLS =
   /^(?:read|glob|grep|ls|view|read_file|read_many_files|list_directory|search_file_content|glob_search|web_?fetch|web_?search|task|agent|notebookread|todowrite|todoread|update_plan|write_todos|write|edit|multiedit|notebookedit|write_file|replace|edit_file|create_file|apply_patch|str_replace_based_edit_tool|str_replace_editor)$/i;
 
-/** Largest outputs read for values: the start and end of an output are read anyway (see valuesIn). */
-function noteValues(a: SpanAnalysis, p: ToolPart, command: string | undefined, label: string): void {
-  const significant = command !== undefined ? commandKind(command) !== 'read' : !READING_TOOLS.test(p.name);
+/**
+ * The values a successful output holds (see valuesIn). A poll's output is its background
+ * command's: judged by that command, and named after it.
+ */
+function noteValues(
+  a: SpanAnalysis,
+  p: ToolPart,
+  command: string | undefined,
+  owner: string | undefined,
+): void {
+  const run = command ?? owner;
+  const significant = run !== undefined ? commandKind(run) !== 'read' : !READING_TOOLS.test(p.name);
+  const label =
+    owner === undefined ? toolLabel(p) : toolLabel({ ...p, name: 'Bash', input: { command: owner } });
   for (const v of valuesIn(toolOutputText(p), label, significant)) a.values.push(v);
 }
 
@@ -198,13 +209,14 @@ export function analyzeSpan(
         }
         for (const n of noted) notes.push({ ...n, at: i });
         if (dir?.startsWith('/')) workdirs.set(dir, (workdirs.get(dir) ?? 0) + 1);
+        const owner = tracker.ownerOf(p);
         tracker.note(p, i);
         const list = todoList(p);
         if (list) a.todos = { source: p.name, items: list };
         const plan = writtenPlan(p);
         if (plan) a.plans.set(plan.path, plan);
         if (command !== undefined && TRACKERS.test(command)) a.trackers.note(command, p);
-        if (!failed && p.state === 'completed') noteValues(a, p, command, label);
+        if (!failed && p.state === 'completed') noteValues(a, p, command, owner);
       }
       const text = messageText(m).trim();
       if (text !== '') addMessage(a, span, i, turn, 'assistant', text);

@@ -9,7 +9,7 @@ import type { KeyValue, KeyValueKind } from './types.js';
 const PATTERNS: Array<[KeyValueKind, RegExp]> = [
   ['pr', /https?:\/\/[^\s"'<>)\]]+\/(?:pull|merge_requests|pulls)\/\d+/g],
   ['issue', /https?:\/\/[^\s"'<>)\]]+\/issues\/\d+/g],
-  ['url', /https?:\/\/[^\s"'<>)\]`]+/g],
+  ['url', /https?:\/\/[^\s"'<>)\]`{}]+/g],
   // `[main 3f9c2ab] message` (git commit), `3f9c2ab..8e1d04f  main -> main` (git push).
   ['commit', /^\[[\w./-]+(?: \(root-commit\))? ([0-9a-f]{7,40})\]/gm],
   ['commit', /\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\s+\S+\s+->/g],
@@ -40,8 +40,13 @@ const PER_OUTPUT = 3;
 const NOISE_URL =
   /^https?:\/\/(?:(?:www\.)?w3\.org|json-schema\.org|(?:www\.)?apache\.org\/licenses|opensource\.org|registry\.npmjs\.org|example\.(?:com|org))\b/;
 
+/** Lines exec wrappers print around a command's output (Codex, Claude Code): their ids are the wrapper's. */
+const WRAPPER =
+  /^(?:Chunk ID:|Wall time:|Process exited with code|Process running with session ID|Original token count:|Output:|Exit code:?\s*-?\d+|Total output lines:).*$/gm;
+
 function scanned(output: string): string {
-  return output.length <= HEAD + TAIL ? output : `${output.slice(0, HEAD)}\n${output.slice(-TAIL)}`;
+  const text = output.length <= HEAD + TAIL ? output : `${output.slice(0, HEAD)}\n${output.slice(-TAIL)}`;
+  return text.replace(WRAPPER, '');
 }
 
 /**
