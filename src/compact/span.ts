@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { MessageEntry, PivotDetails } from '../model/entry.js';
 import { messageText } from '../model/message.js';
 import type { ToolPart } from '../model/parts.js';
@@ -91,9 +92,10 @@ function carriedPairs(details: PivotDetails | undefined, key: string): Array<[st
 
 const PAUSE_MS = 3_600_000;
 
+/** The first working directory the transcript recorded in the span: where the session started. */
 function recordedCwd(span: readonly MessageEntry[]): string | undefined {
-  for (let i = span.length - 1; i >= 0; i--) {
-    const cwd = span[i]!.message.metadata?.cwd;
+  for (const entry of span) {
+    const cwd = entry.message.metadata?.cwd;
     if (typeof cwd === 'string' && cwd.startsWith('/')) return cwd;
   }
   return undefined;
@@ -166,11 +168,17 @@ export function analyzeSpan(
   for (const f of previous?.failedCommands ?? []) tracker.carry(f);
   for (const [id, label] of carriedPairs(previous, 'background')) tracker.carryBackground(id, label);
   let lastCalls: ToolPart[] = [];
+  // The directory relative paths start from: the one the transcript recorded last (Claude Code
+  // records it on every line, so a `cd` the agent made is seen), an explicit one per call first.
+  const carriedCwd = typeof previous?.extra?.cwd === 'string' ? previous.extra.cwd : undefined;
+  let here = carriedCwd;
   turnRanges(span).forEach(({ start, end }, turn) => {
     const digest: TurnDigest = { request: -1, tools: new Map(), pending: 0 };
     for (let i = start; i < end; i++) {
       const entry = span[i]!;
       const m = entry.message;
+      const recorded = m.metadata?.cwd;
+      if (typeof recorded === 'string' && recorded.startsWith('/')) here = recorded;
       if (m.role === 'user') {
         const text = requestText(entry);
         if (text === '') continue;
@@ -199,7 +207,11 @@ export function analyzeSpan(
           continue;
         }
         const failed = callFailed(p);
-        const dir = callDirectory(p, command);
+        const explicit = callDirectory(p, command);
+        const dir =
+          explicit === undefined || (!explicit.startsWith('/') && here !== undefined)
+            ? relativeTo(here, explicit)
+            : explicit;
         // Agents repeat calls (the same test, the same file): each distinct input is parsed once.
         const key = `${failed ? 1 : 0}${dir ?? ''}\u0000${command ?? `${p.name}\u0000${typeof p.input === 'string' ? p.input : JSON.stringify(p.input)}`}`;
         let noted = parsed.get(key);
@@ -208,7 +220,7 @@ export function analyzeSpan(
           parsed.set(key, noted);
         }
         for (const n of noted) notes.push({ ...n, at: i });
-        if (dir?.startsWith('/')) workdirs.set(dir, (workdirs.get(dir) ?? 0) + 1);
+        if (explicit?.startsWith('/')) workdirs.set(explicit, (workdirs.get(explicit) ?? 0) + 1);
         const owner = tracker.ownerOf(p);
         tracker.note(p, i);
         const list = todoList(p);
@@ -237,10 +249,10 @@ export function analyzeSpan(
   a.background = tracker.openBackground();
   a.lastActions = lastCalls.map((p) => toolLabel(p, 200));
   const mostUsedWorkdir = [...workdirs].sort((x, y) => y[1] - x[1])[0]?.[0];
-  const carriedCwd = typeof previous?.extra?.cwd === 'string' ? previous.extra.cwd : undefined;
+  // Files are named relative to where the session started, the same way from one summary to the next.
   const cwd =
-    recordedCwd(span) ??
     carriedCwd ??
+    recordedCwd(span) ??
     mostUsedWorkdir ??
     inferCwd(notes.filter((n) => n.dir === undefined).map((n) => n.path));
   a.base = cwd === undefined ? {} : { cwd, home: homeOf(cwd) };
@@ -251,6 +263,12 @@ export function analyzeSpan(
   );
   a.modifiedSinceRequest = [...since.keys()].filter((f) => a.files.get(f)?.modified === true);
   return a;
+}
+
+/** A call's folder: its own (`cd sub &&`, a relative workdir) from the recorded one, else the recorded one. */
+function relativeTo(recorded: string | undefined, own: string | undefined): string | undefined {
+  if (own === undefined) return recorded;
+  return recorded === undefined ? own : posix.join(recorded, own);
 }
 
 /** A call by the title its input gives (`js "Open local UI"`, `Task "Explore the repo"`), if any. */

@@ -265,6 +265,22 @@ describe('files, commands and key values', () => {
     expect(h.files).toEqual({ modified: ['src/lib/b.ts'], read: ['packages/core/parser.ts', 'Makefile'] });
   });
 
+  it('a directory change the transcript recorded moves where relative paths start, not what they are relative to', () => {
+    const at = (text: string, cwd: string): Message => ({
+      role: 'user',
+      parts: [{ type: 'text', text }],
+      metadata: { cwd },
+    });
+    const h = handover([
+      at('look at the readme', '/Users/u/repo'),
+      assistant('', bash('cat README.md', '# App')),
+      at('now the package', '/Users/u/repo/packages/core'),
+      assistant('', bash('cat src/index.ts', 'export {}')),
+    ]);
+    expect(h.cwd).toBe('/Users/u/repo');
+    expect(h.files.read).toEqual(['README.md', 'packages/core/src/index.ts']);
+  });
+
   it('commands listed only when they changed state, verified or failed; the rest counted', () => {
     const h = handover([
       user('ship it'),
