@@ -165,7 +165,8 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
       const block =
         request.appendix === false
           ? ''
-          : renderHandover(handover, {
+          : // A conversation's messages are the summary's own matter: its handover is the task and the rules.
+            renderHandover(handover.chat ? { ...handover, requests: [] } : handover, {
               budgetTokens:
                 options.handoverTokens ??
                 (request.budget ? Math.floor(request.budget.tokens * HANDOVER_SHARE) : 2_000),

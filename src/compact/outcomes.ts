@@ -157,6 +157,8 @@ export class OutcomeTracker {
   private readonly background = new Map<string, string>();
   /** Failures an earlier summary left open, by label: a run of the same call settles them. */
   private readonly carried = new Map<string, string>();
+  /** The calls whose latest run failed: what a success may supersede (few, however long the span). */
+  private readonly failing = new Set<Tracked>();
 
   /** A failure an earlier summary carried ("label → why"), open until a run here settles it. */
   carry(line: string): void {
@@ -182,6 +184,7 @@ export class OutcomeTracker {
       reads: path !== undefined && !modifies ? [path] : files.read,
       writes: path !== undefined && modifies ? [path] : files.modified,
     });
+    this.failing.add(this.byKey.get(key)!);
     this.carried.set(label, key);
   }
 
@@ -284,8 +287,9 @@ export class OutcomeTracker {
       reads: files.read,
       writes: files.modified,
     };
-    for (const other of this.byKey.values()) {
-      if (other.status !== 'failed' || (other !== own && !supersedes(later, other))) continue;
+    for (const other of [...this.failing]) {
+      if (other !== own && !supersedes(later, other)) continue;
+      this.failing.delete(other);
       other.status = 'fixed';
       if (other !== own) other.fixedBy = label;
     }
@@ -326,13 +330,18 @@ export class OutcomeTracker {
     if (failed) {
       t.failures++;
       t.status = 'failed';
+      this.failing.add(t);
       t.failedRun = { part, exit };
       delete t.fixedBy;
       return;
     }
-    if (t.status === 'failed') t.status = 'fixed';
-    for (const other of this.byKey.values()) {
-      if (other === t || other.status !== 'failed' || !supersedes(t, other)) continue;
+    if (t.status === 'failed') {
+      t.status = 'fixed';
+      this.failing.delete(t);
+    }
+    for (const other of [...this.failing]) {
+      if (other === t || !supersedes(t, other)) continue;
+      this.failing.delete(other);
       other.status = 'fixed';
       other.fixedBy = t.label;
     }
