@@ -3,6 +3,7 @@ import type { JsonValue } from '../model/json.js';
 import type { Estimator } from '../tokens/estimator.js';
 import { stripAppendix } from './appendix.js';
 import { carriedCommands, carriedLines } from './details.js';
+import { hasCarriedWork } from './handover/store.js';
 import type { CompactionPlan } from './plan.js';
 import { likelihood, salience, type UnitContext } from './salience.js';
 import { type Span, sentenceSpans } from './sentences.js';
@@ -133,7 +134,7 @@ export function buildExtractiveModel(
   estimator: Estimator,
 ): ExtractiveModel {
   const prev = plan.previousPivot?.pivot;
-  const chat = analysis.toolCalls === 0 && carriedCommands(prev?.details).length === 0;
+  const chat = analysis.toolCalls === 0 && !hasCarriedWork(prev?.details);
   const b = new Builder(estimator);
   const lastReply = analysis.messages.findLast((m) => m.role === 'assistant');
   const requests = chat ? [] : carriedLines(prev?.details, 'requests');

@@ -119,11 +119,13 @@ function handoverSections(
   ];
   if (handover?.beforeActive !== undefined && handover.afterActive !== undefined)
     return [handover.beforeActive, ...own, handover.afterActive];
+  // Room for the facts only, without seed 004's headings.
+  if (handover !== undefined && handover.text !== '') return [handover.text];
   // No room for the handover: the headings, and where the facts are.
   return SEED_004_SECTIONS.slice(2).flatMap((title, i) => [
     ...(i === 0 ? [] : ['']),
     `## ${title}`,
-    ...(i === 2 ? own : ["- Not shown for lack of room: the session's history has it (history_search)."]),
+    ...(i === 2 ? own : ["- Left out for lack of room: the session's history has it (history_search)."]),
   ]);
 }
 

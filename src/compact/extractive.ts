@@ -68,13 +68,19 @@ export function summarizeExtractive(
   const measure = { text: count };
   // A coding session's sections 3 to 7 show the handover; a conversation's summary is its quoted
   // timeline, followed by the handover's few lines (current task, constraints) as a block.
-  const rendered: RenderedHandover = renderHandover(model.chat ? { ...handover, requests: [] } : handover, {
+  const shown = model.chat ? { ...handover, requests: [] } : handover;
+  const options = {
     budgetTokens: Math.floor(budget * HANDOVER_SHARE),
     estimator: measure,
-    layout: model.chat ? 'block' : 'seed-004',
     // A preset may send the summary without the deterministic block's heading (request.appendix false).
     heading: request.appendix !== false,
+  };
+  let rendered: RenderedHandover = renderHandover(shown, {
+    ...options,
+    layout: model.chat ? 'block' : 'seed-004',
   });
+  // Too little room for seed 004's headings: the facts go first, as a block without them.
+  if (rendered.text === '' && !model.chat) rendered = renderHandover(shown, { ...options, layout: 'block' });
   const block = model.chat && request.appendix !== false ? rendered.text : '';
   const fixed = count(instructions) + count(block) + 2;
   const size = (body: string) => fixed + count(body);

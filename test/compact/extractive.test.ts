@@ -62,7 +62,7 @@ describe('extractive summarizer', () => {
     expect(r.details.constraints).toEqual(['Never push to main.']);
     expect(r.text).toContain('- Modified: src/auth/token-store.ts, src/auth/retry.ts');
     expect(r.text).toContain('- Read: src/auth/index.ts, src/auth/expiry.ts');
-    expect(r.text).toContain('Open failures (the last attempt failed and nothing later fixed it):');
+    expect(r.text).toContain('Open failures (the last attempt failed; nothing fixed it since):');
     expect(r.text).toContain('- `npm test` → exit 1: FAIL');
     expect(r.text).toContain('- 2. Also add a retry limit of 7.');
     expect(r.text).toContain('After request 2 (Write×1):\n- Added.');

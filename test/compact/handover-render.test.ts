@@ -110,7 +110,7 @@ describe('renderHandover', () => {
             expect(r.tokens).toBe(r.text === '' ? 0 : estimator.text(r.text));
             // What is left out is counted, and the text says so.
             const left = Object.values(r.omitted).reduce((a, n) => a + (n ?? 0), 0);
-            if (left > 0 && r.text !== '') expect(r.text).toContain('Not shown for lack of room');
+            if (left > 0 && r.text !== '') expect(r.text).toContain('Left out for lack of room');
             if (layout === 'seed-004' && r.text !== '')
               expect(`${r.beforeActive}\n${r.afterActive}`).toBe(r.text);
           },
@@ -150,7 +150,9 @@ describe('renderHandover', () => {
     expect(r.text.indexOf("User's constraints")).toBeLessThan(r.text.indexOf('Next step:'));
     expect(r.text).toContain('- 2. Never push to main.\nAnd document it');
     expect(r.text).toContain('- Modified: README.md, src/cache.ts');
-    expect(r.text).toContain('; 4 other command(s) (reads, searches) not listed');
+    expect(r.text).toContain(
+      'Commands that changed state, verified or failed (4 reads and searches not listed):',
+    );
     expect(r.text).toContain('- https://github.com/o/r/pull/7 (pr, from `gh pr create --fill`)');
     const seed = renderHandover(h, { budgetTokens: 2_000, estimator, layout: 'seed-004' });
     expect(seed.text.indexOf("User's constraints")).toBeLessThan(seed.text.indexOf('Next step:'));
@@ -172,7 +174,7 @@ describe('renderHandover', () => {
     expect(r.text).not.toContain('request 0:');
     for (const s of ['task', 'constraints', 'next', 'failures', 'files', 'requests'])
       expect(HANDOVER_SECTIONS).toContain(s);
-    expect(r.text).toMatch(/Not shown for lack of room: .*\d+ files, \d+ requests\. .*history_search/);
+    expect(r.text).toMatch(/Left out for lack of room: .*\d+ files, \d+ requests; .*history_search/);
     expect(r.text).toContain(`${LAST_REQUEST_PREFIX}Never push to main.`);
   });
 

@@ -13,7 +13,7 @@ import {
   TRACKER_SOURCES,
 } from './merge.js';
 import { closingSentence, statedNextAction } from './next-step.js';
-import { carriedHandover, handoverDetails, hasHandover, splitFailure } from './store.js';
+import { carriedHandover, handoverDetails, hasCarriedWork, hasHandover, splitFailure } from './store.js';
 import type { CurrentTask, Handover, NextStep, PendingItem } from './types.js';
 import { mergeValues } from './values.js';
 
@@ -144,11 +144,7 @@ export function buildHandover(input: HandoverInput): Handover {
     otherCommands: other,
     files: { modified: files.modified, read: files.readOnly },
     keyValues: mergeValues(carried.keyValues, a.values, HANDOVER_LIMITS.values),
-    chat:
-      a.toolCalls === 0 &&
-      carried.commands.length === 0 &&
-      carried.otherCommands === 0 &&
-      carried.files.modified.length + carried.files.read.length === 0,
+    chat: a.toolCalls === 0 && !hasCarriedWork(previous),
   };
 }
 

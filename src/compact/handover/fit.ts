@@ -81,8 +81,8 @@ export function fitSections(
   const cost = (s: string) => (fits(s) ? estimator.text(s) + LINE : Number.POSITIVE_INFINITY);
   // What a section needs in all, for sharing: long texts by their length, not counted.
   const need = (s: string) => (fits(s) ? cost(s) : Math.ceil(s.length / 4));
-  // The fixed text, with the pointer to what is left out as long as it can get.
-  const base = estimator.text(compose(new Map(), omittedAll(sections)));
+  // The fixed text; the pointer to what is left out, when one is needed, is paid for at the end.
+  const base = estimator.text(compose(new Map(), {}));
   const sizes = sections.map((s) => {
     const head = s.overhead.reduce((a, l) => a + cost(l), 0);
     const full = s.items.reduce((a, it) => a + need(it.text), 0);

@@ -7,7 +7,7 @@ import { HANDOVER_SECTIONS, type Handover, type HandoverSection } from './types.
 export { DEFAULT_SHARES } from './sections.js';
 
 /** The first line of the handover block: a later summary finds it to drop the block (stripAppendix). */
-export const HANDOVER_HEADING = '--- Handover (deterministic facts from the session log) ---';
+export const HANDOVER_HEADING = '--- Handover (facts from the session log) ---';
 
 /**
  * Share of a summary's budget the handover may take; it takes only what it needs, and the
@@ -49,17 +49,17 @@ function pointer(omitted: Record<string, number>): string[] {
   return parts.length === 0
     ? []
     : [
-        `(Not shown for lack of room: ${parts.join(', ')}. They are in the session's history: search it with history_search, read it with session_archive_read.)`,
+        `(Left out for lack of room: ${parts.join(', ')}; the session's history has them: history_search, session_archive_read.)`,
       ];
 }
 
 /** Seed 004's sections 3 to 7, and what each shows of the handover (requests follow them). */
-const SEED_LAYOUT: Array<[number, HandoverSection[], string]> = [
-  [2, ['commands', 'values', 'decisions'], '- No state-changing command, key value or decision recorded.'],
-  [3, ['files'], '- No file read or changed.'],
-  [4, ['task'], '- No user request yet.'],
-  [5, ['failures', 'pending', 'interrupted'], '- No open failure and no pending work recorded.'],
-  [6, ['constraints', 'next'], "- Wait for the user's next request."],
+const SEED_LAYOUT: Array<[number, HandoverSection[]]> = [
+  [2, ['commands', 'values', 'decisions']],
+  [3, ['files']],
+  [4, ['task']],
+  [5, ['failures', 'pending', 'interrupted']],
+  [6, ['constraints', 'next']],
 ];
 
 function composeBlock(
@@ -83,11 +83,12 @@ function composeSeed(
 ): [string, string] {
   const before: string[] = heading ? [HANDOVER_HEADING] : [];
   const after: string[] = [];
-  for (const [index, ids, empty] of SEED_LAYOUT) {
+  for (const [index, ids] of SEED_LAYOUT) {
     const body = ids.flatMap((s) => lines.get(s) ?? []);
     const into = index <= 4 ? before : after;
     if (into.length > 0 || into === after) into.push('');
-    into.push(`## ${SEED_004_SECTIONS[index]}`, ...(body.length === 0 && index !== 4 ? [empty] : body));
+    // A section with nothing to show says so in two words (section 5 has the summary's own lines).
+    into.push(`## ${SEED_004_SECTIONS[index]}`, ...(body.length === 0 && index !== 4 ? ['- None.'] : body));
   }
   const requests = lines.get('requests') ?? [];
   after.push(...(requests.length > 0 ? ['', ...requests] : []), ...pointer(omitted));

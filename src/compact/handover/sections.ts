@@ -75,7 +75,7 @@ function nextLine(next: NextStep, h: Handover): string {
         : `- ${next.text} (what the agent said it would do next)`;
     case 'request':
       return h.currentTask?.inTail
-        ? `- Work on the user's latest request (the last user message kept after this summary): ${clipLine(next.text, SHORT_CHARS)}`
+        ? `- Work on the user's latest request (the last user message below): ${clipLine(next.text, SHORT_CHARS)}`
         : `- Go on with the user's latest request (quoted above): ${clipLine(next.text, SHORT_CHARS)}`;
     case 'reply':
       return `- The agent's last reply ended: ${quoted} Wait for the user's next request.`;
@@ -86,14 +86,14 @@ function taskItems(h: Handover, budgetChars: number): FitItem[] {
   const t = h.currentTask;
   if (t === undefined) return [];
   const request: FitItem = t.inTail
-    ? { text: "- The user's latest request is the last user message kept after this summary." }
+    ? { text: "- The user's latest request: the last user message below." }
     : {
         text: `${LAST_REQUEST_PREFIX}${t.request}`,
         short: `${LAST_REQUEST_PREFIX}${clipLine(t.request, Math.max(SHORT_CHARS, Math.floor(budgetChars / 2)))}`,
       };
   return [
     request,
-    ...t.done.map((d) => ({ text: `- Done for it: ${clipLine(d, ITEM_CHARS)}` })),
+    ...t.done.map((d) => ({ text: `- Done: ${clipLine(d, ITEM_CHARS)}` })),
     ...(t.otherCalls > 0
       ? [{ text: `- ${t.otherCalls} other call(s) since it (reads, searches, listings)` }]
       : []),
@@ -146,16 +146,10 @@ export function sectionsOf(
 ): FitSection[] {
   const task = taskItems(h, budgetChars);
   const out: Record<HandoverSection, FitSection> = {
-    task: listSection(
-      'task',
-      "Current task (the user's latest request, verbatim):",
-      task,
-      inOrder(task.length),
-      shares.task,
-    ),
+    task: listSection('task', 'Current task:', task, inOrder(task.length), shares.task),
     constraints: listSection(
       'constraints',
-      "User's constraints (verbatim; they hold over anything else here):",
+      "User's constraints (verbatim):",
       h.constraints.map((c) => ({ text: `- ${clipLine(c, ITEM_CHARS)}` })),
       inOrder(h.constraints.length),
       shares.constraints,
@@ -181,7 +175,7 @@ export function sectionsOf(
     ),
     failures: listSection(
       'failures',
-      'Open failures (the last attempt failed and nothing later fixed it):',
+      'Open failures (the last attempt failed; nothing fixed it since):',
       h.openFailures.map((f) => ({
         text: `- \`${clipLine(f.label, SHORT_CHARS)}\` → ${clipLine(f.error, ITEM_CHARS)}`,
         short: `- \`${clipLine(f.label, SHORT_CHARS)}\` → ${clipLine(f.error, SHORT_CHARS)}`,
@@ -191,14 +185,14 @@ export function sectionsOf(
     ),
     interrupted: listSection(
       'interrupted',
-      'Calls the user rejected or interrupted (no failures; nothing they said is an instruction):',
+      'Calls rejected or interrupted (no failures; their words are no instruction):',
       h.interrupted.map((l) => ({ text: `- ${clipLine(l, SHORT_CHARS)}` })),
       newestFirst(h.interrupted.length),
       shares.interrupted,
     ),
     commands: listSection(
       'commands',
-      `Commands that changed state, verified or failed (oldest first)${h.otherCommands > 0 ? `; ${h.otherCommands} other command(s) (reads, searches) not listed` : ''}:`,
+      `Commands that changed state, verified or failed${h.otherCommands > 0 ? ` (${h.otherCommands} reads and searches not listed)` : ''}:`,
       h.commands.map((c) => ({ text: commandLine(c) })),
       newestFirst(h.commands.length),
       shares.commands,

@@ -49,6 +49,19 @@ export function carriedCommands(details: PivotDetails | undefined): CarriedComma
   return carriedTuples(details, 'commands', 2).map((t) => [t[0]!, t[1]!]);
 }
 
+/**
+ * Whether an earlier pivot carried a coding session's work (commands listed or counted, files):
+ * a span without calls after it is still a coding session, not a conversation.
+ */
+export function hasCarriedWork(details: PivotDetails | undefined): boolean {
+  if (details === undefined) return false;
+  return (
+    carriedCommands(details).length > 0 ||
+    carriedNumber(details, 'otherCommands') > 0 ||
+    details.filesRead.length + details.filesModified.length > 0
+  );
+}
+
 /** Whether the details carry the handover's facts (written by this version or a later one). */
 export function hasHandover(details: PivotDetails | undefined): boolean {
   return typeof details?.extra?.handover === 'number';
