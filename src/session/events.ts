@@ -1,4 +1,5 @@
 import type { Decision } from '../budget/index.js';
+import type { FallbackReason } from '../compact/index.js';
 import type { CompactionEntry } from '../model/entry.js';
 import type { DiscardReason } from './background/controller.js';
 
@@ -7,6 +8,12 @@ export interface SessionEvents {
   'compaction:start': { auto: boolean; reason: string; tokensBefore: number };
   'compaction:end': { pivot: CompactionEntry; tokensBefore: number; tokensAfter: number; millis: number };
   'compaction:error': { error: Error };
+  /**
+   * The configured summarizer failed or its summary was refused by the quality gate (empty, not
+   * smaller than what it replaces, over its budget, missing facts it could not be completed with):
+   * the extractive summary was written instead.
+   */
+  'compaction:fallback': { reason: FallbackReason; detail: string; summarizer: string };
   /** Automatic compaction failed `failures` times in a row and is off until a manual compact(). */
   'compaction:stopped': { failures: number; error: Error };
   prune: { parts: number; tokensSaved: number };
