@@ -46,6 +46,7 @@ const PUBLIC = {
     'RequestTooLargeError',
     'Session',
     'StoreClosedError',
+    'StoreConnectionError',
     'StoreWriteError',
     'SummaryRejectedError',
     'UnknownSessionError',
