@@ -78,3 +78,22 @@ export class StoreConnectionError extends Error {
     );
   }
 }
+
+/** Another process writes this session (the JSONL store's writer lock); nothing was written. */
+export class SessionLockedError extends Error {
+  override name = 'SessionLockedError';
+  constructor(
+    readonly sessionId: string,
+    readonly lockFile: string,
+    readonly holderPid: number | undefined,
+    readonly holderHost: string | undefined,
+  ) {
+    const who =
+      holderPid === undefined
+        ? 'another process'
+        : `process ${holderPid}${holderHost ? ` on ${holderHost}` : ''}`;
+    super(
+      `session ${sessionId} is being written by ${who} (lock ${lockFile}): one process writes a JSONL session at a time, nothing was written; use the SQLite or Postgres store for several writers, or remove the lock file if that process is gone`,
+    );
+  }
+}

@@ -45,6 +45,7 @@ const PUBLIC = {
     'PRESET_NAMES',
     'RequestTooLargeError',
     'Session',
+    'SessionLockedError',
     'StoreClosedError',
     'StoreConnectionError',
     'StoreWriteError',
