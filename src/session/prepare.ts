@@ -150,6 +150,10 @@ export async function prepareTurn<F extends ContextFormat>(
   await session.background?.tick(session);
   // A window held only in part that no compaction condensed must be read whole to be sent.
   await log.loadWhole();
+  // One message over the usable budget fits no request, whatever a compaction did or skipped (a
+  // lone message is all kept tail): it is named, never sent.
+  const alone = oversizedMessage(log.active, tokens, config.budget.usable, 'surely');
+  if (alone) throw new FloorTooLargeError({ ...alone, floorTokens: tokens.tokens }, { cause: compactionError });
   if (overBytes()) {
     const largest = largestMessage(log.active, 'bytes');
     throw new RequestTooLargeError(session.requestBytes(), maxBytes!, largest, {
@@ -183,6 +187,25 @@ function withoutConversation<F extends ContextFormat>(
 }
 
 /**
+ * The largest message when it alone is over the usable budget, by the calibrated estimate; or
+ * `surely` over it, by both the calibrated and the raw estimate: a ratio learned from reported
+ * usage (which counts more than the log) can make a message look over the budget that is not.
+ */
+function oversizedMessage(
+  active: readonly Entry[],
+  estimate: TokenEstimate,
+  usable: number | null,
+  surely?: 'surely',
+) {
+  if (usable === null || estimate.tokens <= usable) return null;
+  const largest = largestMessage(active, 'tokens');
+  if (largest === null) return null;
+  const calibrated = Math.ceil(largest.tokens * estimate.ratio);
+  if ((surely ? Math.min(calibrated, largest.tokens) : calibrated) <= usable) return null;
+  return { largest, budget: usable };
+}
+
+/**
  * The floor is over the usable budget: when one message alone is over it, no compaction ever helps,
  * and the error names that message.
  */
@@ -193,10 +216,6 @@ function tooManyTokens(
   error: Error,
 ): Error {
   if (!(error instanceof FloorTooLargeError) || error.largest) return error;
-  const largest = largestMessage(active, 'tokens');
-  if (largest === null || Math.ceil(largest.tokens * estimate.ratio) <= usable) return error;
-  return new FloorTooLargeError(
-    { floorTokens: error.floorTokens, budget: usable, largest },
-    { cause: error },
-  );
+  const alone = oversizedMessage(active, estimate, usable);
+  return alone ? new FloorTooLargeError({ ...alone, floorTokens: error.floorTokens }, { cause: error }) : error;
 }
