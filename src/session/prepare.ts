@@ -153,7 +153,8 @@ export async function prepareTurn<F extends ContextFormat>(
   // One message over the usable budget fits no request, whatever a compaction did or skipped (a
   // lone message is all kept tail): it is named, never sent.
   const alone = oversizedMessage(log.active, tokens, config.budget.usable, 'surely');
-  if (alone) throw new FloorTooLargeError({ ...alone, floorTokens: tokens.tokens }, { cause: compactionError });
+  if (alone)
+    throw new FloorTooLargeError({ ...alone, floorTokens: tokens.tokens }, { cause: compactionError });
   if (overBytes()) {
     const largest = largestMessage(log.active, 'bytes');
     throw new RequestTooLargeError(session.requestBytes(), maxBytes!, largest, {
@@ -217,5 +218,7 @@ function tooManyTokens(
 ): Error {
   if (!(error instanceof FloorTooLargeError) || error.largest) return error;
   const alone = oversizedMessage(active, estimate, usable);
-  return alone ? new FloorTooLargeError({ ...alone, floorTokens: error.floorTokens }, { cause: error }) : error;
+  return alone
+    ? new FloorTooLargeError({ ...alone, floorTokens: error.floorTokens }, { cause: error })
+    : error;
 }
