@@ -91,7 +91,9 @@ describe('a lone message over the window through the AI SDK', () => {
     const stream = streamText({
       model: wrappedModel,
       messages,
-      onError: ({ error }) => void (streamed = error),
+      onError: ({ error }) => {
+        streamed = error;
+      },
     });
     await stream.consumeStream();
     expectNamed(streamed, entry!.id);
