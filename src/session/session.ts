@@ -145,7 +145,7 @@ export class Session {
    */
   async append(
     input: AppendInput | readonly AppendInput[],
-    opts: { cursor?: JsonValue } = {},
+    opts: { cursor?: JsonValue; expectCursor?: JsonValue } = {},
   ): Promise<MessageEntry[]> {
     // Results arriving apart from their calls need every waiting call: the whole window.
     if (!this.log.whole && hasToolMessage(input)) await this.log.loadWhole();
@@ -155,7 +155,9 @@ export class Session {
       plan.messages = truncateOversized(plan.messages, Math.floor(budget.usable * TRUNCATE_SHARE), estimator);
     const write = plan.messages.length > 0 || opts.cursor !== undefined;
     const entries = write
-      ? await this.log.mutate(withCursor(appendWrite(plan.messages, this.config), opts.cursor))
+      ? await this.log.mutate(
+          withCursor(appendWrite(plan.messages, this.config), opts.cursor, opts.expectCursor),
+        )
       : [];
     for (const { callId, result } of plan.results) await this.recordToolResult(callId, result);
     return entries;
@@ -177,7 +179,7 @@ export class Session {
     };
     const model = step.model ?? this.config.model;
     const entries = await this.log.mutate(
-      withCursor(stepWrite(parsed, model, sent, this.config), step.cursor),
+      withCursor(stepWrite(parsed, model, sent, this.config), step.cursor, step.expectCursor),
     );
     // Results for calls of earlier steps arrived with this response: added after it.
     for (const { callId, result } of results) await this.recordToolResult(callId, result);
