@@ -1,5 +1,5 @@
 import { afterStepDecision, type Decision } from '../budget/index.js';
-import { isContextOverflowError, overflowPromptTokens } from '../compact/index.js';
+import { isContextOverflowError, isMarkerOnly, overflowPromptTokens } from '../compact/index.js';
 import { type ContextFormat, IncrementalContext } from '../context/index.js';
 import { toolDefinitions } from '../integrations/ai-sdk/tools.js';
 import { Lineage, type Turn } from '../lineage/index.js';
@@ -289,6 +289,12 @@ export class Session {
     const auto = opts.auto ?? false;
     // Asked for by the caller, not by a check or a queued task: automatic compaction may resume.
     const automatic = auto || opts.markerId !== undefined;
+    // Several processes told to compact at once compact once: those racing the first are dropped
+    // at commit (commit.ts), one starting after it committed finds nothing new to summarize. A call
+    // with instructions of its own asks for a new summary all the same.
+    const fresh = !appendedSincePivot(this.log.active, this.log.record.state.pivotId);
+    if (!automatic && fresh && !opts.instructions)
+      return { status: 'skipped', reason: 'nothing was appended since the latest compaction' };
     if (!automatic) this.guard.resume();
     // Stopped after repeated failures: no automatic attempt calls the summarizer again.
     else if (this.guard.stopped) throw this.guard.stopped;
@@ -409,6 +415,17 @@ export class Session {
   async turn(id: string): Promise<Turn> {
     return (await this.lineage()).turn(id);
   }
+}
+
+/** Whether a message (other than a queued compaction task) follows the latest pivot; true with none. */
+function appendedSincePivot(active: readonly Entry[], pivotId: string | null): boolean {
+  if (pivotId === null) return true;
+  for (let i = active.length - 1; i >= 0; i--) {
+    const e = active[i]!;
+    if (e.id === pivotId) return false;
+    if (e.kind === 'message' && !isMarkerOnly(e)) return true;
+  }
+  return true; // the pivot is not held: the window moved on
 }
 
 export async function openSession(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {
