@@ -14,7 +14,7 @@ import { stepHooks } from '../../src/integrations/ai-sdk/step-hooks.js';
 import { openSession, type SessionOptions } from '../../src/session/index.js';
 import { memoryStore, type Store } from '../../src/store/index.js';
 import { sqliteStore } from '../../src/store/sqlite.js';
-import { promptText, wrapped } from '../integrations/support.js';
+import { promptText, textReply, wrapped } from '../integrations/support.js';
 
 const BIG = `Please review this dump: ${'lorem ipsum dolor sit amet '.repeat(230_000)}`; // 6.2 MB
 const options: SessionOptions = { model: 'gpt-4o', limits: { contextWindow: 128_000, maxOutput: 16_000 } };
@@ -23,15 +23,7 @@ const truncate: SessionOptions = { ...options, oversize: 'truncate' };
 /** A model that answers "ok" and records what it was sent. */
 function mockModel() {
   return new MockLanguageModelV3({
-    doGenerate: async () => ({
-      content: [{ type: 'text', text: 'ok' }],
-      finishReason: { unified: 'stop', raw: undefined },
-      usage: {
-        inputTokens: { total: 60_000, noCache: 60_000, cacheRead: 0, cacheWrite: 0 },
-        outputTokens: { total: 1, text: 1, reasoning: 0 },
-      },
-      warnings: [],
-    }),
+    doGenerate: async () => textReply('ok', 60_000),
   });
 }
 

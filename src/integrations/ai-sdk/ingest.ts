@@ -1,6 +1,6 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { JsonValue } from '../../model/json.js';
-import type { AssistantMessage, Message } from '../../model/message.js';
+import { type AssistantMessage, type Message, orphanResultMessage } from '../../model/message.js';
 import type { Session } from '../../session/session.js';
 import { NoWaitingCallError } from '../../session/tool-results.js';
 import type { LateToolResult } from './calls.js';
@@ -98,18 +98,22 @@ async function ingestOnce(
     stored = next;
     return true;
   };
-  let unmatched = 0;
+  let kept = 0;
   for (; i < conversation.length; i++) {
     const { message, results } = converted(conversation[i]!, i);
     if (results.length > 0) {
       // The calls these results answer may be in the batch: it goes first.
       if (!(await flush(i))) return MOVED;
-      unmatched += await completeCalls(session, results);
+      // A result that answers no call is kept where it came, as the import keeps one.
+      for (const orphan of await completeCalls(session, results)) {
+        batch.push(orphanResultMessage(orphan.callId, orphan.result, 'the session'));
+        kept++;
+      }
     }
     if (message && message.parts.length > 0) batch.push(message);
   }
   if (!(await flush(conversation.length))) return MOVED;
-  reportUnmatched(session, unmatched);
+  reportUnmatched(session, kept, 'kept as user messages marked orphanResult');
   return {
     status: 'ingested',
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
@@ -131,11 +135,15 @@ export function recordedAnswer(session: Session, echo: string): AssistantMessage
 
 /**
  * Completes the session's pending calls with results for them; a result whose call is already
- * finished is skipped (a retried call, a restart). Returns how many answer no call.
+ * finished is skipped (a retried call, a restart). Returns those that answer no call.
  */
-export async function completeCalls(session: Session, results: readonly LateToolResult[]): Promise<number> {
-  let unmatched = 0;
-  for (const { callId, result } of results) {
+export async function completeCalls(
+  session: Session,
+  results: readonly LateToolResult[],
+): Promise<LateToolResult[]> {
+  const unmatched: LateToolResult[] = [];
+  for (const late of results) {
+    const { callId, result } = late;
     const state = callState(session, callId);
     if (state === 'pending' || state === 'running') {
       try {
@@ -144,15 +152,15 @@ export async function completeCalls(session: Session, results: readonly LateTool
         // Another instance completed it meanwhile: the write saw the call finished.
         if (!(error instanceof NoWaitingCallError) || callState(session, callId) === undefined) throw error;
       }
-    } else if (state === undefined) unmatched++;
+    } else if (state === undefined) unmatched.push(late);
   }
   return unmatched;
 }
 
-export function reportUnmatched(session: Session, unmatched: number): void {
+export function reportUnmatched(session: Session, unmatched: number, fate = 'not stored'): void {
   if (unmatched > 0) {
     session.events.emit('warning', {
-      message: `${unmatched} tool result(s) answer no call in the session's view; not stored`,
+      message: `${unmatched} tool result(s) answer no call in the session's view; ${fate}`,
       error: undefined,
     });
   }

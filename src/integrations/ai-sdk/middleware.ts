@@ -160,7 +160,7 @@ export function condenseMiddleware(options: CondenseMiddlewareOptions): Language
       return other;
     }
     // Results for calls of earlier responses (deferred provider results) complete those calls.
-    reportUnmatched(turn.session, await completeCalls(turn.session, results));
+    reportUnmatched(turn.session, (await completeCalls(turn.session, results)).length);
     return null;
   }
 
