@@ -6,6 +6,7 @@ import { Lineage, type Turn } from '../lineage/index.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
 import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/message.js';
+import { maskSecrets } from '../model/secrets.js';
 import type { SessionRecord } from '../model/session.js';
 import type { ChannelEvent, StoredEvent } from '../store/events.js';
 import type { Store } from '../store/store.js';
@@ -319,6 +320,8 @@ export class Session {
       }
       return outcome;
     } catch (error) {
+      // A provider's error may echo the key it was sent: masked before anyone sees it.
+      maskSecrets(error);
       const stopped = this.guard.failed(error, this.estimate().tokens, automatic);
       this.events.emit('compaction:error', { error: error as Error });
       if (!stopped) throw error;

@@ -150,14 +150,15 @@ describe.skipIf(!up)('pg-boss compaction queue', () => {
     expect(validate(prepared.messages, 'ai-sdk')).toEqual([]);
   });
 
-  it('a job whose worker failed ends as failed, and wait() says why', async () => {
+  /** A queue whose worker fails with `message`, and a job submitted to it. */
+  async function failedJob(message: string, name: string) {
     const failing = {
       name: 'down',
       summarize: async () => {
-        throw new Error('summarizer is down');
+        throw new Error(message);
       },
     };
-    const q = await queue({ summarizer: failing, queue: 'condense-failing' });
+    const q = await queue({ summarizer: failing, queue: name });
     const id = await q.submit({
       sessionId: 'x',
       basis: { pivotId: null, activeFromSeq: 0, throughSeq: 0, count: 0, digest: '' },
@@ -172,6 +173,19 @@ describe.skipIf(!up)('pg-boss compaction queue', () => {
         requestInTail: false,
       },
     });
+    return { q, id, name };
+  }
+
+  it('a job whose worker failed ends as failed, and wait() says why', async () => {
+    const { q, id } = await failedJob('summarizer is down', 'condense-failing');
     expect(await q.wait(id)).toEqual({ state: 'failed', error: 'summarizer is down' });
+  });
+
+  it('a failure echoing the key is stored and reported masked', async () => {
+    const key = 'sk-proj-Abc123Def456Ghi789Jkl012';
+    const { q, id, name } = await failedJob(`Incorrect API key provided: ${key}`, 'condense-failing-key');
+    expect(await q.wait(id)).toEqual({ state: 'failed', error: 'Incorrect API key provided: ***' });
+    // pg-boss keeps the failure in its table: masked there too.
+    expect(JSON.stringify(await q.boss.getJobById(name, id))).not.toContain(key);
   });
 });

@@ -9,6 +9,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { JsonValue } from '../../model/json.js';
 import type { AssistantMessage } from '../../model/message.js';
+import { maskSecrets } from '../../model/secrets.js';
 import type { SessionOptions } from '../../session/options.js';
 import type { Prepared, Session } from '../../session/session.js';
 import type { Store } from '../../store/store.js';
@@ -123,7 +124,8 @@ export function condenseMiddleware(options: CondenseMiddlewareOptions): Language
     try {
       return await run(await withView(turn, params));
     } catch (error) {
-      if (!(await turn.session.recordError(error)).retry) throw error;
+      // A provider's error may echo the key it was sent: masked before the app sees it.
+      if (!(await turn.session.recordError(error)).retry) throw maskSecrets(error);
       return run(await withView(turn, params));
     }
   }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type { Summarizer } from '../../compact/index.js';
+import { maskSecrets } from '../../model/secrets.js';
 import { type PreparedSummary, type SummaryJob, summarizeJob } from '../../session/background/job.js';
 import type { CompactionQueue, JobOutcome } from '../../session/background/queue.js';
 import type { Estimator } from '../../tokens/estimator.js';
@@ -71,7 +72,10 @@ export async function pgBossQueue(options: PgBossQueueOptions): Promise<Compacti
         { batchSize: 1, pollingIntervalSeconds: 0.5 },
         async ([job]) => {
           const started = performance.now();
-          const summary = await summarizeJob(job!.data, summarizer, options.estimator);
+          // pg-boss keeps a failure's message in its table: no credential may reach it.
+          const summary = await summarizeJob(job!.data, summarizer, options.estimator).catch((error) => {
+            throw maskSecrets(error);
+          });
           return { summary, millis: performance.now() - started } satisfies Output;
         },
       );
