@@ -7,6 +7,7 @@ import type { Entry, MessageEntry } from '../model/entry.js';
 import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/message.js';
 import { maskSecrets } from '../model/secrets.js';
+import { loneSurrogates } from '../model/text.js';
 import type { SessionRecord } from '../model/session.js';
 import type { ChannelEvent, StoredEvent } from '../store/events.js';
 import type { Store } from '../store/store.js';
@@ -148,6 +149,7 @@ export class Session {
     input: AppendInput | readonly AppendInput[],
     opts: { cursor?: JsonValue; expectCursor?: JsonValue } = {},
   ): Promise<MessageEntry[]> {
+    this.reportLoneSurrogates(input);
     // Results arriving apart from their calls need every waiting call: the whole window.
     if (!this.log.whole && hasToolMessage(input)) await this.log.loadWhole();
     const plan = planAppend(input, this.log.active);
@@ -170,6 +172,7 @@ export class Session {
    * the estimate with the prompt that step really had.
    */
   async recordStep(step: StepInput): Promise<StepResult> {
+    this.reportLoneSurrogates(step.message ?? (step.response && (await step.response).messages));
     const parsed = await parseStep(step);
     if (!this.log.whole && parsed.results.length > 0) await this.log.loadWhole();
     const results = waitingResults(parsed.results, this.log.active);
@@ -201,6 +204,7 @@ export class Session {
    * themselves): the call's part gains its output or error.
    */
   async recordToolResult(callId: string, result: ToolResult): Promise<void> {
+    this.reportLoneSurrogates(result);
     await this.log.loadWhole();
     try {
       await this.log.mutate(toolResultWrite(callId, result, this.config));
@@ -215,6 +219,16 @@ export class Session {
         error: null,
       });
     }
+  }
+
+  /** Text no UTF-8 can hold is stored and sent with U+FFFD in its place (model/text.ts): said here. */
+  private reportLoneSurrogates(input: unknown): void {
+    const n = loneSurrogates(input);
+    if (n === 0) return;
+    this.events.emit('warning', {
+      message: `${n} lone surrogate(s) (half of a UTF-16 pair, which no UTF-8 text can hold) replaced by U+FFFD`,
+      error: undefined,
+    });
   }
 
   /** Queues a compaction marker (seed 001 §4.1); at most one is pending at a time (A001-14). */

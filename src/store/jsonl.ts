@@ -25,7 +25,9 @@ import {
 import {
   applyCommit,
   checkAppendBatch,
+  checkNewSessions,
   checkPartsUpdates,
+  checkSessionId,
   compareSessions,
   summarizeSession,
 } from './rules.js';
@@ -204,16 +206,19 @@ export function openJsonlStore(opts: JsonlStoreOptions, step: Step): JsonlStore 
 
     async createSession(record, initial) {
       open();
+      checkNewSessions([{ record }]);
       createAll([{ record, initial }]);
     },
 
     async createSessions(batch) {
       open();
+      checkNewSessions(batch);
       createAll(batch);
     },
 
     async getSession(id) {
       open();
+      checkSessionId(id);
       return readManifest(folderOf(id).dir)?.record;
     },
 

@@ -25,7 +25,13 @@ import {
 import { checkSchema, DEFAULT_PG_SCHEMA, migrateSchema } from './postgres-schema.js';
 import { searchEntries } from './postgres-search.js';
 import { pgSql } from './postgres-sql.js';
-import { checkAppendBatch, checkPartsUpdates, summarizeSession } from './rules.js';
+import {
+  checkAppendBatch,
+  checkNewSessions,
+  checkPartsUpdates,
+  checkSessionId,
+  summarizeSession,
+} from './rules.js';
 import { type Commit, type NewSession, type Store, VersionConflictError } from './store.js';
 
 export type PostgresStoreOptions = ({ connectionString: string } | { pool: Pool }) & {
@@ -144,6 +150,7 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
     ...ledger,
 
     async createSession(record, initial) {
+      checkNewSessions([{ record }]);
       if (initial) checkAppendBatch(initial.entries, initial.commit.sessionId);
       const p = await open();
       await reconnecting(
@@ -154,6 +161,7 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
     },
 
     async createSessions(batch) {
+      checkNewSessions(batch);
       for (const { initial } of batch)
         if (initial) checkAppendBatch(initial.entries, initial.commit.sessionId);
       const p = await open();
@@ -164,6 +172,7 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
     },
 
     async getSession(id) {
+      checkSessionId(id);
       const [row] = await read('read session', (p) => query<PgSessionRow>(p, sql.getSession, [id]));
       return row === undefined ? undefined : sessionFromRow(row);
     },
