@@ -44,18 +44,13 @@ export function loneSurrogates(value: unknown, depth = 0): number {
 export function wellFormed<T>(value: T, depth = 0): T {
   if (typeof value === 'string') return (ONE_LONE.test(value) ? value.replace(LONE, '\uFFFD') : value) as T;
   if (value === null || typeof value !== 'object' || depth > 600) return value;
-  if (Array.isArray(value)) {
-    let out: unknown[] | null = null;
-    value.forEach((v, i) => {
-      const w = wellFormed(v, depth + 1);
-      if (w !== v) (out ??= [...value])[i] = w;
-    });
-    return (out ?? value) as T;
-  }
+  const source = value as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;
-  for (const [k, v] of Object.entries(value)) {
-    const w = wellFormed(v, depth + 1);
-    if (w !== v) (out ??= { ...(value as Record<string, unknown>) })[k] = w;
+  for (const k of Object.keys(source)) {
+    const w = wellFormed(source[k], depth + 1);
+    if (w === source[k]) continue;
+    out ??= (Array.isArray(source) ? [...source] : { ...source }) as Record<string, unknown>;
+    out[k] = w;
   }
   return (out ?? value) as T;
 }

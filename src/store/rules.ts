@@ -82,7 +82,9 @@ export function compareSessions(a: SessionSummary, b: SessionSummary): number {
 
 /** The ids of sessions to create: the same rule on every store (model/text.ts), before any write. */
 export function checkNewSessions(batch: readonly NewSession[]): void {
-  batch.forEach(({ record }, i) => checkSessionId(record.id, batch.length > 1 ? `[${i}].id` : 'id'));
+  batch.forEach(({ record }, i) => {
+    checkSessionId(record.id, batch.length > 1 ? `[${i}].id` : 'id');
+  });
 }
 
 export { checkSessionId };
