@@ -44,6 +44,19 @@ export interface Prepared<F extends ContextFormat = 'ai-sdk'> {
   compactionError?: Error;
   pruned: PruneOutcome | null;
 }
+/**
+ * prepare() with no message to send (a new session, before the user's first request): every
+ * provider refuses a request without a conversation, so none is made.
+ */
+export class EmptyContextError extends Error {
+  override name = 'EmptyContextError';
+  constructor(readonly sessionId: string) {
+    super(
+      `nothing to send: session '${sessionId}' has no message in its context yet; append the user's request before prepare()`,
+    );
+  }
+}
+
 /** Automatic compactions failing in a row before automatic compaction stops (until a manual one). */
 export const DEFAULT_MAX_FAILURES = 3;
 
@@ -165,26 +178,16 @@ export async function prepareTurn<F extends ContextFormat>(
   // Only what changed since the last turn is rendered (context/incremental.ts).
   const context = session.context(format);
   const rendered = context.renderCall(log.active, system);
-  const split = context.viewEmpty ? withoutConversation(rendered, format) : rendered;
-  return { ...split, decision, tokens, compaction, pruned, ...(compactionError ? { compactionError } : {}) };
-}
-
-/**
- * An empty session is sent as no conversation: the user turn a format inserts to open one
- * ("(continuing)") goes, the system prompt stays where the format carries it. A new object: the
- * rendered list is the session's own.
- */
-function withoutConversation<F extends ContextFormat>(
-  call: { system?: string; messages: ContextPayload<F> },
-  format: ContextFormat,
-): { system?: string; messages: ContextPayload<F> } {
-  const payload: unknown = call.messages;
-  const messages = Array.isArray(payload)
-    ? payload.filter((m: { role: string }) => m.role === 'system')
-    : format === 'anthropic'
-      ? { ...(payload as object), messages: [] }
-      : { ...(payload as object), contents: [] };
-  return { ...call, messages: messages as ContextPayload<F> };
+  // No provider takes a request without a conversation (validate() says so): nothing to send.
+  if (context.viewEmpty) throw new EmptyContextError(session.id);
+  return {
+    ...rendered,
+    decision,
+    tokens,
+    compaction,
+    pruned,
+    ...(compactionError ? { compactionError } : {}),
+  };
 }
 
 /**

@@ -37,6 +37,7 @@ const PUBLIC = {
     'DuplicateEntryError',
     'DuplicateEventError',
     'DuplicateSessionError',
+    'EmptyContextError',
     'FloorTooLargeError',
     'InputError',
     'NoProgressError',
