@@ -12,6 +12,7 @@ import { pgBossQueue } from '../../src/pg-boss.js';
 import { openSession, type Prepared, type Session, type SessionEvents } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
 import { reply, sizedSay, sizedUser } from '../presets/support.js';
+import { EMPTY_JOB } from './pg-boss-job.js';
 
 const PG_URL = process.env.CONDENSE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SCHEMA = `condense_test_${Math.random().toString(36).slice(2, 10)}`;
@@ -159,20 +160,7 @@ describe.skipIf(!up)('pg-boss compaction queue', () => {
       },
     };
     const q = await queue({ summarizer: failing, queue: name });
-    const id = await q.submit({
-      sessionId: 'x',
-      basis: { pivotId: null, activeFromSeq: 0, throughSeq: 0, count: 0, digest: '' },
-      plan: {
-        toSummarize: [],
-        toKeep: [],
-        previousPivot: null,
-        summarizedThroughId: 'e0',
-        firstKeptId: null,
-        tokensBefore: 0,
-        predictedTailTokens: 0,
-        requestInTail: false,
-      },
-    });
+    const id = await q.submit(EMPTY_JOB);
     return { q, id, name };
   }
 
