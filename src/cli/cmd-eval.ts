@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { int, print } from './io.js';
@@ -31,10 +30,6 @@ export function registerEval(program: Command): void {
     .option('--conversations <n>', 'only the first n LoCoMo conversations')
     .option('--json', 'machine-readable output')
     .action(async (flags: EvalFlags) => {
-      // A folder asked for that is not there measures nothing: an error, not a pass.
-      const asked = flags.data ?? process.env.CONDENSE_EVAL_DATA;
-      if (asked !== undefined && !existsSync(asked))
-        throw new Error(`--data ${asked}: no such folder (it should hold locomo/ and agent-sessions/)`);
       const llm = await summarizerModel(flags);
       // The harness loads only when asked for: it is no part of the library.
       const { runEval } = await import('../eval/run.js');
