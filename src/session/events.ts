@@ -1,6 +1,7 @@
 import type { Decision } from '../budget/index.js';
 import type { FallbackReason } from '../compact/index.js';
 import type { CompactionEntry } from '../model/entry.js';
+import { maskSecrets } from '../model/secrets.js';
 import type { DiscardReason } from './background/controller.js';
 
 export interface SessionEvents {
@@ -46,6 +47,9 @@ export class Emitter<E extends object> {
   }
 
   emit<K extends keyof E>(event: K, payload: E[K]): void {
+    // No credential reaches a listener (a log, a metrics exporter): a provider error may hold one.
+    const error = (payload as { error?: unknown } | null)?.error;
+    if (error !== undefined) maskSecrets(error);
     for (const listener of this.listeners.get(event) ?? []) {
       try {
         (listener as Listener<E[K]>)(payload);
