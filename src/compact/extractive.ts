@@ -3,7 +3,7 @@ import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
 import { buildExtractiveModel, type CarriedExcerpt, type ExtractiveModel } from './extractive-model.js';
 import { renderExtractive, turnHeading } from './extractive-render.js';
 import { handoverAndDetails } from './handover/build.js';
-import { HANDOVER_SHARE, type RenderedHandover, renderHandover } from './handover/render.js';
+import { handoverBudget, type RenderedHandover, renderHandover } from './handover/render.js';
 import type { SummaryRequest } from './input.js';
 import { chooseUnits, rankUnits } from './select.js';
 import { contentWords, excerpt } from './sentences.js';
@@ -70,7 +70,7 @@ export function summarizeExtractive(
   // timeline, followed by the handover's few lines (current task, constraints) as a block.
   const shown = model.chat ? { ...handover, requests: [] } : handover;
   const options = {
-    budgetTokens: Math.floor(budget * HANDOVER_SHARE),
+    budgetTokens: handoverBudget(shown, budget, count),
     estimator: measure,
     // A preset may send the summary without the deterministic block's heading (request.appendix false).
     heading: request.appendix !== false,

@@ -2,7 +2,7 @@ import { generateText, type LanguageModel } from 'ai';
 import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
 import { chunkTranscript } from './chunk.js';
 import { handoverAndDetails } from './handover/build.js';
-import { HANDOVER_SHARE, renderHandover } from './handover/render.js';
+import { handoverBudget, renderHandover } from './handover/render.js';
 import {
   fitsWindow,
   PREVIOUS_SUMMARY_HEADING,
@@ -159,29 +159,28 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
         requestInTail: plan.requestInTail,
         tail: plan.toKeep,
       });
-      // The handover block first, within its share; the answer is asked to keep to the rest of the
-      // summary's share of the compaction's target.
+      // The handover block keeps to its share (more when the latest request needs it); the answer
+      // is asked to keep to the rest of the summary's share of the target.
       const count = request.budget?.count ?? estimator.text;
-      const block =
+      // A conversation's messages are the summary's own matter: its handover is the task and the rules.
+      const shown = handover.chat ? { ...handover, requests: [] } : handover;
+      const reserve =
         request.appendix === false
-          ? ''
-          : // A conversation's messages are the summary's own matter: its handover is the task and the rules.
-            renderHandover(handover.chat ? { ...handover, requests: [] } : handover, {
-              budgetTokens:
-                options.handoverTokens ??
-                (request.budget ? Math.floor(request.budget.tokens * HANDOVER_SHARE) : 2_000),
-              estimator: { text: count },
-            }).text;
-      const room = request.budget
-        ? request.budget.tokens - (block === '' ? 0 : count(block) + 2)
-        : maxOutputTokens;
-      const out = Math.max(64, Math.min(maxOutputTokens, room));
+          ? 0
+          : (options.handoverTokens ??
+            (request.budget ? handoverBudget(shown, request.budget.tokens, count) : 2_000));
+      const out = Math.max(
+        64,
+        Math.min(maxOutputTokens, request.budget ? request.budget.tokens - reserve : maxOutputTokens),
+      );
       // A seed's own call: the history as messages, sent as given (no chunking: the seeds have none).
       const text = request.call
         ? await generate(request.call, out, signal)
         : fitsWindow(request, window, estimator, out)
           ? await call(request.system, requestUserParts(request), out, signal)
           : await mapReduce(request, out, signal);
+      if (request.appendix === false) return { text, details };
+      const block = renderHandover(shown, { budgetTokens: reserve, estimator: { text: count } }).text;
       return { text: block === '' ? text : `${text.trimEnd()}\n\n${block}`, details };
     },
   };

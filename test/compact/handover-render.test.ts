@@ -148,7 +148,8 @@ describe('renderHandover', () => {
     expect(r.text.startsWith(`${HANDOVER_HEADING}\nCurrent task`)).toBe(true);
     expect(r.text).toContain(`${LAST_REQUEST_PREFIX}Never push to main.\nAnd document it`);
     expect(r.text.indexOf("User's constraints")).toBeLessThan(r.text.indexOf('Next step:'));
-    expect(r.text).toContain('- 2. Never push to main.\nAnd document it');
+    // The latest request is quoted once, as the current task.
+    expect(r.text).toContain('- 1. Add the cache\n- 2. (the current task, above)');
     expect(r.text).toContain('- Modified: README.md, src/cache.ts');
     expect(r.text).toContain(
       'Commands that changed state, verified or failed (4 reads and searches not listed):',

@@ -61,7 +61,7 @@ describe('llm summarizer', () => {
     expect(result.text.startsWith('A short summary.\n\n')).toBe(true);
     const block = result.text.slice(result.text.indexOf(HANDOVER_HEADING));
     expect(block).toContain(
-      'User requests, oldest first, verbatim:\n- 1. Fix the login bug in src/auth.ts. Use bcrypt instead of md5.\n- 2. Now document it',
+      'User requests, oldest first, verbatim:\n- 1. Fix the login bug in src/auth.ts. Use bcrypt instead of md5.\n- 2. (the current task, above)',
     );
     expect(block).toContain('- `npm test` → failed, then fixed');
     expect(block).toContain("User's decisions (verbatim):\n- Use bcrypt instead of md5.");

@@ -24,6 +24,8 @@ export interface FitSection {
   render(shown: ReadonlyMap<number, string>, omitted: number): string[];
   /** Lines the section adds besides its items (title, pointer to what is left out): estimated once. */
   overhead: string[];
+  /** Served before the shares: its first item (the current task) whole, when the budget allows. */
+  first?: boolean;
   items: FitItem[];
   /** Item indices, most important first. */
   priority: number[];
@@ -88,11 +90,18 @@ export function fitSections(
     const full = s.items.reduce((a, it) => a + need(it.text), 0);
     return { head, full: s.items.length === 0 ? 0 : head + full };
   });
-  const alloc = allocate(
-    Math.max(0, budget - base),
-    sizes.map((z) => z.full),
+  // A section served first gets its first item whole (its title too) before the rest is shared.
+  const reserved = sections.map((s, si) =>
+    s.first && s.items.length > 0
+      ? Math.min(sizes[si]!.head + need(s.items[0]!.text), Math.max(0, budget - base))
+      : 0,
+  );
+  const shared = allocate(
+    Math.max(0, budget - base - reserved.reduce((a, x) => a + x, 0)),
+    sizes.map((z, si) => Math.max(0, z.full - reserved[si]!)),
     sections.map((s) => s.weight),
   );
+  const alloc = shared.map((x, si) => x + reserved[si]!);
   const shown = sections.map(() => new Map<number, string>());
   const spent = sections.map(() => 0);
   const order: Array<[number, number]> = [];

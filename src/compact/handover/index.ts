@@ -5,6 +5,7 @@ export {
   DEFAULT_SHARES,
   HANDOVER_HEADING,
   HANDOVER_SHARE,
+  handoverBudget,
   type RenderedHandover,
   type RenderHandoverOptions,
   renderHandover,

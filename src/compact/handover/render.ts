@@ -1,5 +1,5 @@
 import type { Estimator } from '../../tokens/estimator.js';
-import { SEED_004_SECTIONS } from '../prompts.js';
+import { LAST_REQUEST_PREFIX, SEED_004_SECTIONS } from '../prompts.js';
 import { fitSections } from './fit.js';
 import { DEFAULT_SHARES, NOUNS, sectionsOf } from './sections.js';
 import { HANDOVER_SECTIONS, type Handover, type HandoverSection } from './types.js';
@@ -14,6 +14,23 @@ export const HANDOVER_HEADING = '--- Handover (facts from the session log) ---';
  * summary's own text (excerpts, a model's answer) gets the rest.
  */
 export const HANDOVER_SHARE = 0.5;
+
+/** The most of a summary's budget the handover takes when the latest request alone needs more. */
+const MAX_SHARE = 0.9;
+/** Room kept beside the latest request for the rest of the current task and the next step. */
+const BESIDE_REQUEST = 64;
+
+/**
+ * The handover's budget within a summary's: its share, or more when the latest request (which
+ * every summary must repeat whole) needs it, up to MAX_SHARE of the budget.
+ */
+export function handoverBudget(h: Handover, summaryTokens: number, count: (text: string) => number): number {
+  const share = Math.floor(summaryTokens * HANDOVER_SHARE);
+  const t = h.currentTask;
+  if (t === undefined || t.inTail || t.request.length > summaryTokens * 8) return share;
+  const needed = count(`${LAST_REQUEST_PREFIX}${t.request}`) + BESIDE_REQUEST;
+  return Math.min(Math.floor(summaryTokens * MAX_SHARE), Math.max(share, needed));
+}
 
 export interface RenderHandoverOptions {
   /** The most tokens the text may take (by `estimator`). */

@@ -138,6 +138,15 @@ function filesSection(h: Handover, weight: number): FitSection {
   };
 }
 
+/** The request is the current task's (the stored one is capped: its start is enough). */
+function isCurrent(h: Handover, request: string): boolean {
+  const task = h.currentTask?.request;
+  return (
+    task !== undefined &&
+    (task === request || (request.endsWith('…') && task.startsWith(request.slice(0, -1))))
+  );
+}
+
 /** The sections of a handover, each with its items in the order shown and the order they are dropped. */
 export function sectionsOf(
   h: Handover,
@@ -146,7 +155,7 @@ export function sectionsOf(
 ): FitSection[] {
   const task = taskItems(h, budgetChars);
   const out: Record<HandoverSection, FitSection> = {
-    task: listSection('task', 'Current task:', task, inOrder(task.length), shares.task),
+    task: { ...listSection('task', 'Current task:', task, inOrder(task.length), shares.task), first: true },
     constraints: listSection(
       'constraints',
       "User's constraints (verbatim):",
@@ -215,10 +224,14 @@ export function sectionsOf(
     requests: listSection(
       'requests',
       'User requests, oldest first, verbatim:',
-      h.requests.map((r, i) => ({
-        text: `- ${i + 1}. ${r.text}`,
-        short: `- ${i + 1}. ${clipLine(r.text, SHORT_CHARS)}`,
-      })),
+      h.requests.map((r, i) =>
+        // The latest request is quoted whole as the current task (or kept in the tail): named here.
+        i === h.requests.length - 1 && isCurrent(h, r.text)
+          ? {
+              text: `- ${i + 1}. (the current task${h.currentTask?.inTail ? ', the last user message below' : ', above'})`,
+            }
+          : { text: `- ${i + 1}. ${r.text}`, short: `- ${i + 1}. ${clipLine(r.text, SHORT_CHARS)}` },
+      ),
       newestFirst(h.requests.length),
       shares.requests,
     ),
