@@ -6,3 +6,4 @@ export * from './message.js';
 export * from './parts.js';
 export * from './session.js';
 export * from './validate.js';
+export * from './reported-usage.js';
