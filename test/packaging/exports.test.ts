@@ -65,6 +65,7 @@ const PUBLIC = {
     'presetOptions',
     'recallToolSpecs',
     'registerModel',
+    'report',
     'validate',
   ],
   './sqlite': ['DEFAULT_SQLITE_PATH', 'sqliteStore'],
