@@ -3,8 +3,6 @@ import { tokens } from './text.js';
 
 /** The chart's frame in SVG user units; the page scales it to its width. */
 export const CHART = { width: 1000, height: 340, left: 70, right: 110, top: 16, bottom: 40 } as const;
-/** Up to this many requests each get a dot coloured by basis; past it the line alone reads better. */
-export const MAX_DOTS = 3_000;
 
 const plotW = CHART.width - CHART.left - CHART.right;
 const plotH = CHART.height - CHART.top - CHART.bottom;
@@ -49,11 +47,10 @@ const f1 = (v: number) => (Math.round(v * 10) / 10).toString();
  */
 export function chartSvg(data: ReportData): string {
   const s = chartScale(data);
-  const { tokens: values } = data.series;
-  const n = values.length;
+  const n = data.series.tokens.length;
   const out: string[] = [];
   out.push(
-    `<svg id="chart" viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="prompt tokens per request" data-requests="${n}" data-ymax="${s.yMax}">`,
+    `<svg id="chart" viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="prompt tokens per request" data-requests="${n}" data-ymax="${s.yMax}" data-top="${CHART.top}" data-height="${plotH}">`,
   );
   for (let v = 0; v <= s.yMax; v += s.step) {
     const y = f1(s.y(v));
@@ -82,17 +79,9 @@ export function chartSvg(data: ReportData): string {
       `<text class="limit-label ${l.cls}" x="${CHART.width - CHART.right + 4}" y="${f1(l.labelY)}" dominant-baseline="middle">${l.label} ${tokens(l.value)}</text>`,
     );
   }
-  const points: string[] = new Array(n);
-  for (let i = 0; i < n; i++) points[i] = `${f1(s.x(i))},${f1(s.y(values[i]!))}`;
-  out.push(`<polyline id="series" class="series" points="${points.join(' ')}"/>`);
-  if (n <= MAX_DOTS) {
-    const dots: string[] = [];
-    for (let i = 0; i < n; i++)
-      dots.push(
-        `<circle class="dot ${data.basis[i] === '1' ? 'reported' : 'estimated'}" cx="${f1(s.x(i))}" cy="${f1(s.y(values[i]!))}" r="2.2"/>`,
-      );
-    out.push(`<g id="dots">${dots.join('')}</g>`);
-  }
+  // The line and its dots are drawn by the page's script from the embedded figures (one vertex
+  // per request): the numbers are in the file once, not twice.
+  out.push('<polyline id="series" class="series" points=""/><g id="dots"></g>');
   const bottom = CHART.top + plotH;
   // Below the marks, so a click on a compaction reaches it; elsewhere the pointer reads a request.
   out.push(

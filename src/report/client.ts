@@ -10,20 +10,39 @@ var $ = function (id) { return document.getElementById(id); };
 var esc = function (s) { return String(s).replace(/[&<>"']/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; }); };
 var num = function (n) { return Number(n).toLocaleString('en-US'); };
 var when = function (ms) { return new Date(ms).toISOString().replace('T', ' ').slice(0, 19); };
-var T = data.turns, S = data.series, C = data.compactions;
-var turnCount = T.id.length, n = S.tokens.length;
+var T = data.turns, S = data.series, C = data.compactions, str = data.strings;
+var turnCount = T.seq.length, n = S.tokens.length;
 var compactionOf = {};
 C.forEach(function (c, k) { compactionOf[c.id] = k; });
+/* seq and times are stored as differences from the one before */
+function undelta(a) { for (var i = 1; i < a.length; i++) a[i] += a[i - 1]; return a; }
+undelta(S.seq); undelta(S.at); undelta(T.at);
+
+/* chart: one vertex per request (and a dot each, coloured by basis, while they stay apart) */
+var MAX_DOTS = 3000;
+var svg = $('chart'), hover = $('hover'), cursor = $('cursor'), tip = $('tooltip');
+var left = hover.x.baseVal.value, width = hover.width.baseVal.value;
+var top = Number(svg.dataset.top), height = Number(svg.dataset.height), ymax = Number(svg.dataset.ymax);
+function px(i) { return n <= 1 ? left + width / 2 : left + i / (n - 1) * width; }
+function py(v) { return top + height * (1 - Math.min(v, ymax) / ymax); }
+(function draw() {
+  var pts = new Array(n), dots = [];
+  for (var i = 0; i < n; i++) {
+    var x = Math.round(px(i) * 10) / 10, y = Math.round(py(S.tokens[i]) * 10) / 10;
+    pts[i] = x + ',' + y;
+    if (n <= MAX_DOTS) dots.push('<circle class="dot ' + (data.basis[i] === '1' ? 'reported' : 'estimated') + '" cx="' + x + '" cy="' + y + '" r="2.2"/>');
+  }
+  $('series').setAttribute('points', pts.join(' '));
+  $('dots').innerHTML = dots.join('');
+})();
 
 /* chart: the request under the pointer */
-var svg = $('chart'), hover = $('hover'), cursor = $('cursor'), tip = $('tooltip');
-if (hover && n > 0) {
-  var left = hover.x.baseVal.value, width = hover.width.baseVal.value;
+if (n > 0) {
   hover.addEventListener('mousemove', function (ev) {
     var pt = svg.createSVGPoint(); pt.x = ev.clientX; pt.y = ev.clientY;
     var p = pt.matrixTransform(svg.getScreenCTM().inverse());
     var i = n === 1 ? 0 : Math.max(0, Math.min(n - 1, Math.round((p.x - left) / width * (n - 1))));
-    var x = n === 1 ? left + width / 2 : left + i / (n - 1) * width;
+    var x = px(i);
     cursor.setAttribute('x1', x); cursor.setAttribute('x2', x); cursor.setAttribute('visibility', 'visible');
     tip.hidden = false;
     tip.innerHTML = 'request ' + num(i + 1) + ' · entry ' + S.seq[i] + '<br>' + num(S.tokens[i]) + ' tokens, ' +
@@ -45,7 +64,7 @@ function spanOf(ranges) { return ranges.reduce(function (a, r) { return a + r[1]
 function turnLink(t) { return '<a href="#turn-' + (t + 1) + '" data-turn="' + t + '">#' + (t + 1) + '</a>'; }
 function seqs(t) { return T.seq[t] === T.last[t] ? 'entry ' + T.seq[t] : 'entries ' + T.seq[t] + '–' + T.last[t]; }
 function status(t) {
-  if (T.pivot[t]) { var k = compactionOf[T.id[t]]; return '<a href="#compaction-' + (k + 1) + '" data-compaction="' + k + '" class="tag summarized">compaction ' + (k + 1) + '</a>'; }
+  if (T.pivot[t] >= 0) { var k = T.pivot[t]; return '<a href="#compaction-' + (k + 1) + '" data-compaction="' + k + '" class="tag summarized">compaction ' + (k + 1) + '</a>'; }
   var s = '';
   if (T.summarizedBy[t] >= 0) s += '<a href="#compaction-' + (T.summarizedBy[t] + 1) + '" data-compaction="' + T.summarizedBy[t] + '" class="tag summarized">summarized by ' + (T.summarizedBy[t] + 1) + '</a>';
   if (T.inView[t]) s += '<span class="tag view">in view</span>';
@@ -58,9 +77,9 @@ function renderTurns() {
   page = Math.max(0, Math.min(page, pages - 1));
   var rows = [];
   for (var t = lo + page * PAGE; t <= hi && t < lo + (page + 1) * PAGE; t++) {
-    rows.push('<tr id="turn-' + (t + 1) + '" class="turn' + (t === highlight ? ' highlight' : '') + (T.pivot[t] ? ' pivot' : '') + '"><td class="num">' + turnLink(t) +
+    rows.push('<tr id="turn-' + (t + 1) + '" class="turn' + (t === highlight ? ' highlight' : '') + (T.pivot[t] >= 0 ? ' pivot' : '') + '"><td class="num">' + turnLink(t) +
       '</td><td class="mono">' + seqs(t) + '</td><td class="num">' + num(T.tokens[t]) + '</td><td>' + when(T.at[t]) +
-      '</td><td>' + status(t) + '</td><td class="mono">' + esc(T.strings[T.tools[t]]) + '</td><td>' + esc(T.strings[T.preview[t]]) + '</td></tr>');
+      '</td><td>' + status(t) + '</td><td class="mono">' + esc(str[T.tools[t]]) + '</td><td>' + esc(str[T.preview[t]]) + '</td></tr>');
   }
   $('turns').innerHTML = '<div class="pager">' +
     (filter ? '<span>' + esc(filter.label) + '</span> <button data-action="all">all turns</button>' : '') +
@@ -87,7 +106,7 @@ function turnList(el, ranges, quoted, tag) {
     for (var i = shown; i < all.length && i < shown + 100; i++) {
       var t = all[i];
       html.push('<li>' + turnLink(t) + ' <span class="tag ' + tag + '">' + tag + '</span>' + (quoted[t] ? '<span class="tag">quoted ×' + quoted[t] + '</span>' : '') +
-        ' <span class="muted mono">' + seqs(t) + '</span> ' + esc(T.strings[T.preview[t]]) + '</li>');
+        ' <span class="muted mono">' + seqs(t) + '</span> ' + esc(str[T.preview[t]]) + '</li>');
     }
     shown = Math.min(all.length, shown + 100);
     var old = el.querySelector('li.more'); if (old) old.remove();
@@ -111,10 +130,10 @@ function showCompaction(k, scroll) {
     : ' Every entry: <code>condense export ' + esc(data.session.id) + '</code>';
   var details = c.details.map(function (d) {
     return '<dt>' + esc(d[0]) + ' <span class="muted">(' + d[1].length + ')</span></dt><dd>' + (d[1].length === 0 ? '<span class="muted">none</span>' :
-      '<ul>' + d[1].map(function (v) { return '<li>' + esc(v) + '</li>'; }).join('') + '</ul>') + '</dd>';
+      '<ul>' + d[1].map(function (v) { return '<li>' + esc(str[v]) + '</li>'; }).join('') + '</ul>') + '</dd>';
   }).join('');
   var quotes = c.quotes.map(function (q) {
-    return '<blockquote class="quote">' + esc(q.text) + '<br><span class="muted">from ' + (q.turn < 0 ? 'the previous summary' : 'turn ' + turnLink(q.turn) + ', entry ' + q.seq) + '</span></blockquote>';
+    return '<blockquote class="quote">' + esc(str[q.text]) + '<br><span class="muted">from ' + (q.turn < 0 ? 'the previous summary' : 'turn ' + turnLink(q.turn) + ', entry ' + q.seq) + '</span></blockquote>';
   }).join('');
   var el = $('compaction-detail');
   el.hidden = false;
@@ -123,7 +142,7 @@ function showCompaction(k, scroll) {
     (c.model ? ' (' + esc(c.model) + ')' : '') + ' · summary ' + num(c.summaryTokens) + ' tokens' +
     (prev >= 0 ? ' · it summarized the summary of <a href="#compaction-' + (prev + 1) + '" data-compaction="' + prev + '">compaction ' + (prev + 1) + '</a> too' : '') + '</p>' +
     '<p>Archived span: ' + span + (c.summarized.turns.length ? ' — <a href="#turns-section" data-span="' + k + '">show these turns in the turn list</a>.' : '.') + read + '</p>' +
-    '<h4>Summary</h4><pre class="summary" id="summary-text">' + esc(c.summary) + '</pre>' +
+    '<h4>Summary</h4><pre class="summary" id="summary-text">' + esc(c.summary.map(function (i) { return str[i]; }).join('\n')) + '</pre>' +
     '<h4>What it carries</h4>' + (details ? '<dl class="details">' + details + '</dl>' : '<p class="muted">no details</p>') +
     '<div class="cols"><div><h4>Kept verbatim: ' + num(spanOf(c.kept.turns)) + ' turns, ' + num(c.kept.entries) + ' entries, ' + num(c.kept.tokens) + ' tokens</h4><ul class="turns" id="kept-turns"></ul></div>' +
     '<div><h4>Summarized: ' + num(spanOf(c.summarized.turns)) + ' turns, ' + num(c.summarized.entries) + ' entries, ' + num(c.summarized.tokens) + ' tokens</h4><ul class="turns" id="summarized-turns"></ul></div></div>' +

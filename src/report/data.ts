@@ -26,31 +26,43 @@ export interface ReportData {
   budget: { window: number; usable: number | null; trigger: number | null; windowFallback: boolean };
   /** The session's own figure for the next prompt, and what it rests on. */
   next: { tokens: number; basis: string };
+  /** `seq` and `at` as differences from the previous request (the first from 0): short numbers. */
   series: Omit<Series, 'reported'>;
   /** Per request: 1 reported by the provider, 0 estimated (a string of digits, one per request). */
   basis: string;
   /** How many requests' sizes the provider reported. */
   reported: number;
-  compactions: CompactionView[];
+  compactions: PackedCompaction[];
   fill: WindowFill;
   turns: TurnColumns;
   forks: ForkNode;
   ledger: LedgerView;
+  /**
+   * Every text that repeats (summary lines, quotes, detail lines, previews, tool lists) once; the
+   * fields above that hold numbers in their place index this list. Recursive summaries repeat
+   * most of the previous one, and details lists grow by a few items per compaction.
+   */
+  strings: string[];
 }
 
-/** The turn table as columns; `preview` and `tools` index `strings`. */
+/** A compaction with its texts as indices into `strings`; the summary as one index per line. */
+export type PackedCompaction = Omit<CompactionView, 'summary' | 'quotes' | 'details'> & {
+  summary: number[];
+  quotes: { text: number; turn: number; seq: number | null }[];
+  details: [string, number[]][];
+};
+
+/** The turn table as columns; `preview` and `tools` index the report's `strings`. */
 export interface TurnColumns {
-  id: string[];
   seq: number[];
   last: number[];
   entries: number[];
   tokens: number[];
   at: number[];
-  /** 1 for a compaction's own turn. */
+  /** For a compaction's own turn the compaction's index, else -1. */
   pivot: number[];
   preview: number[];
   tools: number[];
-  strings: string[];
   /** The compaction (index) whose summary replaced the turn, -1 if none did. */
   summarizedBy: number[];
   /** 1 when the turn is in the current view, wholly or in part. */
@@ -87,15 +99,16 @@ export function reportData(input: ReportInput): ReportData {
   const table = turnTable(log);
   const compactions = compactionViews(log, table.turnOfEntry);
   const { reported, ...columns } = series;
+  const strings = new Strings();
   return {
     generatedAt: input.now,
     session: input.session,
     budget: input.budget,
     next: input.next,
-    series: columns,
+    series: { ...columns, seq: deltas(columns.seq), at: deltas(columns.at) },
     basis: reported.map((r) => (r ? '1' : '0')).join(''),
     reported: reported.filter(Boolean).length,
-    compactions,
+    compactions: compactions.map((c) => packCompaction(c, strings)),
     fill: windowFill({
       active: input.active,
       systemTokens: input.systemTokens,
@@ -105,9 +118,38 @@ export function reportData(input: ReportInput): ReportData {
       usable: input.budget.usable,
       trigger: input.budget.trigger,
     }),
-    turns: turnColumns(table, compactions, log, input.active),
+    turns: turnColumns(table, compactions, log, input.active, strings),
     forks: forkTree(input.sessions, input.session.id),
     ledger: ledgerView(input.events, quotingEntries(log)),
+    strings: strings.list,
+  };
+}
+
+/** Each number as its difference from the one before (the first from 0). */
+export function deltas(values: readonly number[]): number[] {
+  return values.map((v, i) => v - (i === 0 ? 0 : values[i - 1]!));
+}
+
+class Strings {
+  readonly list: string[] = [];
+  private readonly index = new Map<string, number>();
+  of(s: string): number {
+    let n = this.index.get(s);
+    if (n === undefined) {
+      n = this.list.length;
+      this.list.push(s);
+      this.index.set(s, n);
+    }
+    return n;
+  }
+}
+
+function packCompaction(c: CompactionView, strings: Strings): PackedCompaction {
+  return {
+    ...c,
+    summary: c.summary.split('\n').map((line) => strings.of(line)),
+    quotes: c.quotes.map((q) => ({ ...q, text: strings.of(q.text) })),
+    details: c.details.map(([key, lines]) => [key, lines.map((line) => strings.of(line))]),
   };
 }
 
@@ -116,23 +158,14 @@ function turnColumns(
   compactions: CompactionView[],
   log: readonly Entry[],
   active: readonly Entry[],
+  strings: Strings,
 ): TurnColumns {
-  const strings: string[] = [];
-  const numbered = new Map<string, number>();
-  const intern = (s: string) => {
-    let n = numbered.get(s);
-    if (n === undefined) {
-      n = strings.length;
-      strings.push(s);
-      numbered.set(s, n);
-    }
-    return n;
-  };
   const summarizedBy = table.rows.map(() => -1);
   compactions.forEach((c, k) => {
     for (const [a, b] of c.summarized.turns)
       for (let t = a; t <= b; t++) if (summarizedBy[t] === -1) summarizedBy[t] = k;
   });
+  const compactionOf = new Map(compactions.map((c, k) => [c.id, k]));
   const inView = table.rows.map(() => 0);
   const firstActive = active[0]?.seq;
   if (firstActive !== undefined)
@@ -141,16 +174,14 @@ function turnColumns(
     });
   const rows = table.rows;
   return {
-    id: rows.map((r) => r.id),
     seq: rows.map((r) => r.firstSeq),
     last: rows.map((r) => r.lastSeq),
     entries: rows.map((r) => r.entries),
     tokens: rows.map((r) => r.tokens),
-    at: rows.map((r) => r.at),
-    pivot: rows.map((r) => (r.kind === 'compaction' ? 1 : 0)),
-    preview: rows.map((r) => intern(r.preview)),
-    tools: rows.map((r) => intern(r.tools)),
-    strings,
+    at: deltas(rows.map((r) => r.at)),
+    pivot: rows.map((r) => (r.kind === 'compaction' ? (compactionOf.get(r.id) ?? -1) : -1)),
+    preview: rows.map((r) => strings.of(r.preview)),
+    tools: rows.map((r) => strings.of(r.tools)),
     summarizedBy,
     inView,
   };

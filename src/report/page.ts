@@ -44,7 +44,7 @@ ${compactionTable(data)}
 <section id="window"><h2>What fills the window now</h2>
 ${fillSection(data.fill)}
 </section>
-<section id="turns-section"><h2>Turns (${num(data.turns.id.length)})</h2>
+<section id="turns-section"><h2>Turns (${num(data.turns.seq.length)})</h2>
 <p class="muted">Every turn of the log, the summarized ones included: a compaction hides them from the model, never from the store.</p>
 <div id="turns"></div>
 </section>

@@ -30,7 +30,7 @@ export interface PruneMark {
   x: number;
   at: number;
   parts: number;
-  /** Estimated tokens the placeholders saved. */
+  /** Estimated tokens the placeholders saved (negative where they were longer than the outputs). */
   saved: number;
 }
 
@@ -61,7 +61,8 @@ function prunesOf(log: readonly Entry[], estimator: Estimator): { prunes: Prune[
     if (entry.kind !== 'message') return;
     entry.message.parts.forEach((part, p) => {
       if (part.type !== 'tool' || part.compactedAt === undefined) return;
-      const delta = Math.max(0, estimator.part(part) - (entry.partTokens[p] ?? 0));
+      // Signed: a placeholder longer than a short output made the entry bigger.
+      const delta = estimator.part(part) - (entry.partTokens[p] ?? 0);
       const prune = byTime.get(part.compactedAt) ?? { at: part.compactedAt, entries: [], parts: 0 };
       byTime.set(part.compactedAt, prune);
       prune.parts++;
