@@ -7,7 +7,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { syntheticSession } from '../../src/demo/synthetic.js';
-import { Lineage } from '../../src/lineage/index.js';
 import type { Entry } from '../../src/model/entry.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { compactionViews, detailLines, ranges } from '../../src/report/compactions.js';
