@@ -1,12 +1,10 @@
 import type { Entry } from '../model/entry.js';
 import type { StoredEvent } from '../store/events.js';
 import type { SessionSummary } from '../store/store.js';
-import type { Estimator } from '../tokens/estimator.js';
-import { type CompactionView, compactionViews } from './compactions.js';
-import { type ForkNode, forkTree, type LedgerView, ledgerView, quotingEntries } from './family.js';
+import type { CompactionView } from './compactions.js';
+import { type ForkNode, forkTree, type LedgerView, ledgerView } from './family.js';
 import { type WindowFill, windowFill } from './fill.js';
-import { requestSeries, type Series } from './series.js';
-import { turnTable } from './turns.js';
+import type { Replayed, Series } from './replay.js';
 
 /**
  * Everything the page shows, as plain JSON embedded in it. Long lists are columns (one array per
@@ -70,17 +68,15 @@ export interface TurnColumns {
 }
 
 export interface ReportInput {
-  /** The whole log, in seq order. */
-  log: readonly Entry[];
+  /** The log, replayed (see replay.ts). */
+  replayed: Replayed;
   /** The entries the current view is built from. */
   active: readonly Entry[];
   session: ReportData['session'];
   budget: ReportData['budget'];
   next: ReportData['next'];
-  estimator: Estimator;
   overheadRaw: number;
   systemTokens: number;
-  local?: boolean;
   sessions: readonly SessionSummary[];
   /** The ledger's events, or null when the store keeps none. */
   events: readonly StoredEvent[] | null;
@@ -88,16 +84,7 @@ export interface ReportInput {
 }
 
 export function reportData(input: ReportInput): ReportData {
-  const { log } = input;
-  const series = requestSeries({
-    log,
-    model: input.session.model,
-    overheadRaw: input.overheadRaw,
-    estimator: input.estimator,
-    local: input.local,
-  });
-  const table = turnTable(log);
-  const compactions = compactionViews(log, table.turnOfEntry);
+  const { series, compactions } = input.replayed;
   const { reported, ...columns } = series;
   const strings = new Strings();
   return {
@@ -118,9 +105,9 @@ export function reportData(input: ReportInput): ReportData {
       usable: input.budget.usable,
       trigger: input.budget.trigger,
     }),
-    turns: turnColumns(table, compactions, log, input.active, strings),
+    turns: turnColumns(input.replayed, strings),
     forks: forkTree(input.sessions, input.session.id),
-    ledger: ledgerView(input.events, quotingEntries(log)),
+    ledger: ledgerView(input.events, input.replayed.quoted),
     strings: strings.list,
   };
 }
@@ -153,26 +140,13 @@ function packCompaction(c: CompactionView, strings: Strings): PackedCompaction {
   };
 }
 
-function turnColumns(
-  table: ReturnType<typeof turnTable>,
-  compactions: CompactionView[],
-  log: readonly Entry[],
-  active: readonly Entry[],
-  strings: Strings,
-): TurnColumns {
-  const summarizedBy = table.rows.map(() => -1);
+function turnColumns({ turns: rows, compactions, inView }: Replayed, strings: Strings): TurnColumns {
+  const summarizedBy = rows.map(() => -1);
   compactions.forEach((c, k) => {
     for (const [a, b] of c.summarized.turns)
       for (let t = a; t <= b; t++) if (summarizedBy[t] === -1) summarizedBy[t] = k;
   });
   const compactionOf = new Map(compactions.map((c, k) => [c.id, k]));
-  const inView = table.rows.map(() => 0);
-  const firstActive = active[0]?.seq;
-  if (firstActive !== undefined)
-    log.forEach((e, i) => {
-      if (e.seq >= firstActive) inView[table.turnOfEntry[i]!] = 1;
-    });
-  const rows = table.rows;
   return {
     seq: rows.map((r) => r.firstSeq),
     last: rows.map((r) => r.lastSeq),

@@ -1,6 +1,4 @@
-import type { Entry } from '../model/entry.js';
 import type { JsonObject } from '../model/json.js';
-import { quotedEvents } from '../session/quote.js';
 import type { StoredEvent } from '../store/events.js';
 import type { SessionSummary } from '../store/store.js';
 import { shorten } from './turns.js';
@@ -80,16 +78,6 @@ export interface LedgerEvent {
   body: string;
   /** The seq of this session's entry quoting it. */
   quotedAt?: number;
-}
-
-/** Events the session quoted, by ledger id → the seq of the first entry quoting each. */
-export function quotingEntries(log: readonly Entry[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const entry of log) {
-    if (entry.kind !== 'message') continue;
-    for (const ref of quotedEvents(entry.message)) if (!out.has(ref.id)) out.set(ref.id, entry.seq);
-  }
-  return out;
 }
 
 export function ledgerView(events: readonly StoredEvent[] | null, quoted: Map<string, number>): LedgerView {

@@ -1,4 +1,3 @@
-import type { Entry } from '../model/entry.js';
 import { openSession, type SessionOptions } from '../session/index.js';
 import { currentCalibration } from '../session/state.js';
 import { UnknownSessionError } from '../store/errors.js';
@@ -6,11 +5,13 @@ import { isEventLedger, type StoredEvent } from '../store/events.js';
 import type { Store } from '../store/store.js';
 import { FALLBACK_CONTEXT_WINDOW, lookupModel } from '../tokens/models.js';
 import { type ReportData, reportData } from './data.js';
-import { quotingEntries } from './family.js';
 import { renderPage } from './page.js';
+import { Replay } from './replay.js';
 
 /** How many ledger events a report lists besides those the session quoted (the ledger's cap). */
 const LEDGER_EVENTS = 1_000;
+/** Entries read from the store at a time. */
+const PAGE = 2_000;
 
 /**
  * An HTML report of a stored session, as one self-contained file (no network): the prompt size of
@@ -39,17 +40,33 @@ export async function reportOf(
   });
   await session.loadWindow();
   const { config } = session;
-  const [log, sessions] = await Promise.all([session.history(), store.listSessions()]);
+  const active = session.activeEntries();
+  const replay = new Replay({
+    model: config.model,
+    overheadRaw: session.overheadRaw,
+    estimator: config.estimator,
+    local: config.checks.estimate === 'local',
+    activeFromSeq: active[0]?.seq ?? Number.POSITIVE_INFINITY,
+  });
+  // A page at a time: the log is never held whole, each page's content dropped once replayed.
+  let entries = 0;
+  for (let from = 0; from < record.nextSeq; from += PAGE) {
+    const page = await store.loadFrom(sessionId, from, from + PAGE);
+    for (const entry of page) replay.add(entry);
+    entries += page.length;
+  }
+  const replayed = replay.finish();
+  const sessions = await store.listSessions();
   const next = session.estimate();
   const calibrated = (currentCalibration(record.state, config.model)?.samples ?? 0) > 0;
   return reportData({
-    log,
-    active: session.activeEntries(),
+    replayed,
+    active,
     session: {
       id: sessionId,
       model: config.model,
       store: store.kind,
-      entries: log.length,
+      entries,
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,
     },
@@ -69,23 +86,21 @@ export async function reportOf(
             ? 'calibrated estimate'
             : 'estimate, uncalibrated',
     },
-    estimator: config.estimator,
     overheadRaw: session.overheadRaw,
     systemTokens: config.system ? config.estimator.text(config.system) : 0,
-    local: config.checks.estimate === 'local',
     sessions,
-    events: await ledgerEvents(store, log),
+    events: await ledgerEvents(store, replayed.quoted),
     now: config.now(),
   });
 }
 
 /** The ledger's first events and every event the session quoted; null when the store keeps none. */
-async function ledgerEvents(store: Store, log: readonly Entry[]): Promise<StoredEvent[] | null> {
+async function ledgerEvents(store: Store, quoted: Map<string, number>): Promise<StoredEvent[] | null> {
   if (!isEventLedger(store)) return null;
   const listed = await store.listEvents({ limit: LEDGER_EVENTS });
   const have = new Set(listed.map((e) => e.id));
-  const missing = [...quotingEntries(log).keys()].filter((id) => !have.has(id));
-  const quoted = await Promise.all(missing.map((id) => store.getEvent(id)));
-  const all = [...listed, ...quoted.filter((e): e is StoredEvent => e !== undefined)];
+  const missing = [...quoted.keys()].filter((id) => !have.has(id));
+  const fetched = await Promise.all(missing.map((id) => store.getEvent(id)));
+  const all = [...listed, ...fetched.filter((e): e is StoredEvent => e !== undefined)];
   return all.sort((a, b) => a.at - b.at || a.seq - b.seq);
 }

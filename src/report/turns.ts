@@ -1,7 +1,4 @@
-import { isMarkerOnly } from '../compact/turns.js';
-import { startsTurn } from '../lineage/derive.js';
-import type { Entry } from '../model/entry.js';
-import { type Message, messageText } from '../model/message.js';
+import type { Message } from '../model/message.js';
 
 /** Characters of a turn's request shown in the report (the whole text stays in the store). */
 export const PREVIEW_CHARS = 140;
@@ -22,56 +19,6 @@ export interface TurnRow {
   preview: string;
   /** Tool calls by name, e.g. "bash×3 read_file". */
   tools: string;
-}
-
-export interface TurnTable {
-  rows: TurnRow[];
-  /** For each entry of the log (by position in seq order), the index of its turn. */
-  turnOfEntry: Int32Array;
-}
-
-/** Groups a log in seq order into turns with the lineage's rule, in one pass. */
-export function turnTable(log: readonly Entry[]): TurnTable {
-  const rows: TurnRow[] = [];
-  const turnOfEntry = new Int32Array(log.length);
-  let tools = new Map<string, number>();
-  log.forEach((entry, i) => {
-    if (startsTurn(entry, log[i - 1])) {
-      close(rows.at(-1), tools);
-      tools = new Map();
-      rows.push({
-        id: entry.id,
-        firstSeq: entry.seq,
-        lastSeq: entry.seq,
-        entries: 0,
-        tokens: 0,
-        at: entry.createdAt,
-        kind: entry.kind === 'compaction' ? 'compaction' : 'turn',
-        preview: entry.kind === 'compaction' ? shorten(entry.pivot.summary) : '',
-        tools: '',
-      });
-    }
-    const row = rows.at(-1)!;
-    row.lastSeq = entry.seq;
-    row.entries++;
-    row.tokens += entry.tokens;
-    turnOfEntry[i] = rows.length - 1;
-    if (entry.kind !== 'message' || isMarkerOnly(entry)) return;
-    if (row.preview === '' || (entry.message.role === 'user' && row.entries === 1))
-      row.preview = shorten(messageText(entry.message));
-    for (const part of entry.message.parts)
-      if (part.type === 'tool') tools.set(part.name, (tools.get(part.name) ?? 0) + 1);
-  });
-  close(rows.at(-1), tools);
-  return { rows, turnOfEntry };
-}
-
-function close(row: TurnRow | undefined, tools: Map<string, number>): void {
-  if (!row) return;
-  row.tools = [...tools]
-    .sort((a, b) => b[1] - a[1])
-    .map(([name, n]) => (n > 1 ? `${name}×${n}` : name))
-    .join(' ');
 }
 
 /** One line of at most PREVIEW_CHARS characters, cut at a code point boundary. */

@@ -9,14 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { syntheticSession } from '../../src/demo/synthetic.js';
 import type { Entry } from '../../src/model/entry.js';
 import type { JsonObject } from '../../src/model/json.js';
-import { compactionViews, detailLines, ranges } from '../../src/report/compactions.js';
+import { detailLines, ranges } from '../../src/report/compactions.js';
 import { reportData } from '../../src/report/data.js';
 import { forkTree } from '../../src/report/family.js';
 import { windowFill } from '../../src/report/fill.js';
 import { findQuotes, MIN_QUOTE_CHARS, quotePieces } from '../../src/report/quotes.js';
+import { replayLog } from '../../src/report/replay.js';
 import { reportOf } from '../../src/report/report.js';
-import { requestSeries } from '../../src/report/series.js';
-import { turnTable } from '../../src/report/turns.js';
 import { openSession, type SessionOptions } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/memory.js';
 import { heuristicEstimator } from '../../src/tokens/estimator.js';
@@ -73,8 +72,7 @@ describe('the prompt size of every request', () => {
         (e) => e.kind === 'message' && e.message.parts.some((p) => p.type === 'tool' && p.compactedAt),
       ),
     ).toBe(true);
-    const series = requestSeries({
-      log,
+    const { series } = replayLog(log, {
       model: session.config.model,
       overheadRaw: session.overheadRaw,
       estimator: session.config.estimator,
@@ -90,13 +88,16 @@ describe('what each compaction kept and summarized', () => {
   it('is the lineage coverage, turn for turn', async () => {
     const { session, log } = await drive(1_500);
     const lineage = await session.lineage();
-    const table = turnTable(log);
-    const views = compactionViews(log, table.turnOfEntry);
+    const { compactions: views, turns } = replayLog(log, {
+      model: session.config.model,
+      overheadRaw: session.overheadRaw,
+      estimator: session.config.estimator,
+    });
     const turnIndex = new Map(lineage.turns().map((t, i) => [t.id, i]));
     const expand = (r: [number, number][]) =>
       r.flatMap(([a, b]) => Array.from({ length: b - a + 1 }, (_, i) => a + i));
     expect(views.length).toBeGreaterThan(1);
-    expect(table.rows.map((r) => r.id)).toEqual(lineage.turns().map((t) => t.id));
+    expect(turns.map((r) => r.id)).toEqual(lineage.turns().map((t) => t.id));
     for (const view of views) {
       const coverage = lineage.getCoverage(view.id);
       expect(view.summarized.entries).toBe(coverage.summarizedEntryIds.length);
@@ -262,12 +263,11 @@ describe('report data', () => {
 
   it('an empty log still makes a report', () => {
     const data = reportData({
-      log: [] as Entry[],
+      replayed: replayLog([] as Entry[], { model: 'm', overheadRaw: 0, estimator: heuristicEstimator() }),
       active: [],
       session: { id: 'x', model: 'm', store: 'memory', entries: 0, createdAt: 0, updatedAt: 0 },
       budget: { window: 1000, usable: 900, trigger: 800, windowFallback: false },
       next: { tokens: 0, basis: 'estimate' },
-      estimator: heuristicEstimator(),
       overheadRaw: 0,
       systemTokens: 0,
       sessions: [],
