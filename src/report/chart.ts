@@ -28,7 +28,7 @@ export function chartScale(data: ReportData): Scale {
   let top = Math.max(data.budget.window, 1);
   for (const t of data.series.tokens) if (t > top) top = t;
   for (const c of data.compactions) if (c.tokensBefore > top) top = c.tokensBefore;
-  const step = niceStep(top * 1.04);
+  const step = niceStep(top * 1.04, 5);
   const yMax = Math.ceil((top * 1.04) / step) * step;
   return {
     step,

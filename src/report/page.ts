@@ -71,7 +71,7 @@ function compactionTable(data: ReportData): string {
       `${num(s.entries)} entries, ${num(s.turns.reduce((a, [x, y]) => a + y - x + 1, 0))} turns`;
     return `<tr class="compaction" data-k="${k}" tabindex="0"><td class="num">${k + 1}</td><td>${when(c.at)}</td><td class="num before">${num(c.tokensBefore)}</td><td class="num after">${num(c.tokensAfter)}</td><td class="num">${saved >= 0 ? '−' : '+'}${num(Math.abs(saved))}</td><td>${esc(c.summarizer)}${c.model ? ` <span class="muted">(${esc(c.model)})</span>` : ''}</td><td>${c.auto ? 'automatic' : 'asked for'}</td><td>${span(c.summarized)}</td><td>${span(c.kept)}</td><td class="num">${c.quotes.length}</td></tr>`;
   });
-  return `<table><thead><tr><th class="num">#</th><th>when (UTC)</th><th class="num">tokens before</th><th class="num">after</th><th class="num">change</th><th>summarizer</th><th>how</th><th>summarized</th><th>kept verbatim</th><th class="num">quotes</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<div class="scroll"><table><thead><tr><th class="num">#</th><th>when (UTC)</th><th class="num">tokens before</th><th class="num">after</th><th class="num">change</th><th>summarizer</th><th>how</th><th>summarized</th><th>kept verbatim</th><th class="num">quotes</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 const COLORS: Record<string, string> = {

@@ -32,7 +32,7 @@ code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, m
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-weight: 600; color: var(--muted); font-size: 12.5px; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-tr.compaction { cursor: pointer; } tr.compaction:hover, tr.compaction:focus { background: #fdf1f0; outline: none; }
+tr.compaction { cursor: pointer; } tr.compaction td { white-space: nowrap; } .scroll { overflow-x: auto; } tr.compaction:hover, tr.compaction:focus { background: #fdf1f0; outline: none; }
 tr.compaction.selected { background: #fbe3e1; }
 #compaction-detail { border: 1px solid var(--line); border-left: 4px solid var(--compaction); border-radius: 6px; padding: 4px 16px 14px; margin-top: 14px; }
 pre.summary { white-space: pre-wrap; word-break: break-word; background: var(--soft); padding: 10px 12px; border-radius: 6px; max-height: 420px; overflow: auto; }
