@@ -12,6 +12,7 @@ export interface CompactOptions extends CommonOptions {
   maxRetries?: string;
   model?: string;
   contextWindow?: string;
+  targetTokens?: string;
   keepTokens?: string;
   summaryTokens?: string;
   instructions?: string;
@@ -81,7 +82,10 @@ export async function runCompact(
     await requireSession(store, id, opts);
     const session = await openSession(store, id, options);
     try {
-      return await session.compact({ instructions: opts.instructions });
+      return await session.compact({
+        instructions: opts.instructions,
+        ...(opts.targetTokens ? { targetTokens: int(opts.targetTokens, '--target-tokens') } : {}),
+      });
     } catch (error) {
       if (!llm) throw error;
       const why = llm.withheld ? ` (${llm.withheld})` : '';
