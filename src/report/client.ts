@@ -1,11 +1,25 @@
 /**
- * The page's script: reads the embedded JSON, follows the pointer over the chart, draws a
- * compaction's details when one is clicked and pages through the turns. Plain browser JavaScript
- * (no template literals, so it sits in this raw string as it runs); the browser test drives it.
+ * The page's script: inflates the embedded JSON (gzip, base64), follows the pointer over the
+ * chart, draws a compaction's details when one is clicked and pages through the turns. Plain
+ * browser JavaScript (no template literals, so it sits in this raw string as it runs); the browser
+ * test drives it. When it is done, body gets a data-ready attribute (window.condenseReport: the data).
  */
 export const CLIENT = String.raw`(function () {
 'use strict';
-var data = JSON.parse(document.getElementById('report-data').textContent);
+var packed = atob(document.getElementById('report-data').textContent.trim());
+var bytes = new Uint8Array(packed.length);
+for (var b = 0; b < packed.length; b++) bytes[b] = packed.charCodeAt(b);
+new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(function (text) {
+  var data = JSON.parse(text);
+  window.condenseReport = data;
+  start(data);
+  document.body.setAttribute('data-ready', '');
+}).catch(function (error) {
+  document.body.insertAdjacentHTML('afterbegin', '<p style="color:#b00">This report could not read its data (' + String(error).replace(/</g, '&lt;') + '): a browser with DecompressionStream is needed.</p>');
+  console.error(error);
+});
+
+function start(data) {
 var $ = function (id) { return document.getElementById(id); };
 var esc = function (s) { return String(s).replace(/[&<>"']/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; }); };
 var num = function (n) { return Number(n).toLocaleString('en-US'); };
@@ -185,5 +199,6 @@ renderTurns();
 var hash = /^#(compaction|turn)-(\d+)$/.exec(location.hash);
 if (hash && hash[1] === 'compaction') showCompaction(Number(hash[2]) - 1, true);
 else if (hash && hash[1] === 'turn') gotoTurn(Number(hash[2]) - 1);
+}
 })();
 `;

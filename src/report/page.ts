@@ -4,7 +4,7 @@ import type { ReportData } from './data.js';
 import type { ForkNode, LedgerView } from './family.js';
 import type { WindowFill } from './fill.js';
 import { STYLE } from './style.js';
-import { esc, scriptJson, tokens } from './text.js';
+import { esc, packedJson, tokens } from './text.js';
 
 const num = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, word: string) => `${num(n)} ${word}${n === 1 ? '' : 's'}`;
@@ -52,7 +52,7 @@ ${fillSection(data.fill)}
 <div class="cols"><div><h3>Forks</h3>${forkTree(data.forks, session.id)}</div><div><h3>Events ledger</h3>${ledger(data.ledger)}</div></div>
 </section>
 </main>
-<script type="application/json" id="report-data">${scriptJson(data)}</script>
+<script type="application/octet-stream" id="report-data" data-encoding="gzip+base64">${packedJson(data)}</script>
 <script>${CLIENT}</script>
 </body></html>
 `;

@@ -1,3 +1,5 @@
+import { gzipSync } from 'node:zlib';
+
 /** Text for HTML: the five characters that could end an attribute or start markup, escaped. */
 export function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -15,12 +17,10 @@ const trim = (v: number) =>
   Math.abs(v) >= 100 ? Math.round(v).toString() : (Math.round(v * 10) / 10).toString();
 
 /**
- * JSON for a <script type="application/json"> element: `<` written as \u003c so no text inside can
- * close the element or open a comment, and U+2028/U+2029 escaped for older parsers.
+ * JSON for the page, gzipped and in base64: the page's script inflates it with the browser's own
+ * DecompressionStream. Summaries, quotes and turn lists repeat a lot, so a 100,000-entry report
+ * shrinks several times; base64 holds no character that could end the script element.
  */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+export function packedJson(value: unknown): string {
+  return gzipSync(JSON.stringify(value)).toString('base64');
 }
