@@ -7,7 +7,7 @@ import { STYLE } from './style.js';
 import { esc, packedJson, tokens } from './text.js';
 
 const num = (n: number) => n.toLocaleString('en-US');
-const plural = (n: number, word: string) => `${num(n)} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 
 /**
@@ -68,7 +68,10 @@ function compactionTable(data: ReportData): string {
   const rows = data.compactions.map((c, k) => {
     const saved = c.tokensBefore - c.tokensAfter;
     const span = (s: { entries: number; turns: [number, number][] }) =>
-      `${num(s.entries)} entries, ${num(s.turns.reduce((a, [x, y]) => a + y - x + 1, 0))} turns`;
+      `${plural(s.entries, 'entry', 'entries')}, ${plural(
+        s.turns.reduce((a, [x, y]) => a + y - x + 1, 0),
+        'turn',
+      )}`;
     return `<tr class="compaction" data-k="${k}" tabindex="0"><td class="num">${k + 1}</td><td>${when(c.at)}</td><td class="num before">${num(c.tokensBefore)}</td><td class="num after">${num(c.tokensAfter)}</td><td class="num">${saved >= 0 ? '−' : '+'}${num(Math.abs(saved))}</td><td>${esc(c.summarizer)}${c.model ? ` <span class="muted">(${esc(c.model)})</span>` : ''}</td><td>${c.auto ? 'automatic' : 'asked for'}</td><td>${span(c.summarized)}</td><td>${span(c.kept)}</td><td class="num">${c.quotes.length}</td></tr>`;
   });
   return `<div class="scroll"><table><thead><tr><th class="num">#</th><th>when (UTC)</th><th class="num">tokens before</th><th class="num">after</th><th class="num">change</th><th>summarizer</th><th>how</th><th>summarized</th><th>kept verbatim</th><th class="num">quotes</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
