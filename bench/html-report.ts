@@ -89,7 +89,7 @@ async function pageLoad(dir: string, file: string): Promise<number> {
 export function htmlReportTable(rows: HtmlReportRow[]): string {
   const s = (ms: number) => (Number.isNaN(ms) ? '—' : `${(ms / 1000).toFixed(1)} s`);
   const lines = [
-    '| HTML report (`condense report`) | store | requests | compactions | `report()` | of which reading the log | file | page load (chromium) |',
+    '| HTML report (`condense report`) | store | requests | compactions | `report()` | of which reading the log | file | page drawn (chromium) |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of rows)
