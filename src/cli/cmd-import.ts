@@ -33,8 +33,9 @@ export async function importFile(store: Store, file: string, opts: ImportOptions
   if (sessions.length === 0) throw new InputError('no conversation found in the file', { file });
   const base = opts.session ?? sessions[0]?.condense?.session.id ?? basename(file).replace(/\.[^.]+$/, '');
   // The session layer loads only once the input has parsed: bad input fails fast.
-  const { idProblem, planImport, writeImport } = await import('./import-write.js');
-  const problem = opts.session === undefined ? undefined : idProblem(opts.session);
+  const { planImport, writeImport } = await import('./import-write.js');
+  const { sessionIdProblem } = await import('../model/text.js');
+  const problem = opts.session === undefined ? undefined : sessionIdProblem(opts.session);
   if (problem) throw new Error(`--session ${JSON.stringify(opts.session)} ${problem}`);
   const written = await writeImport(store, planImport(sessions, sessionIds(base, sessions), file), file);
   for (const line of describeIssues(

@@ -62,6 +62,19 @@ export interface CompactionSettings {
   /** Add the deterministic appendix (files, failures, constraints, latest request). Default true. */
   appendix?: boolean;
   /**
+   * Check every summary before it is stored — the latest request, modified files, open failures and
+   * key values present (completed from the session's facts when missing), smaller than what it
+   * replaces, within its budget — and write the extractive summary instead when the summarizer
+   * fails or the check refuses it (event 'compaction:fallback'). Default true; the seed presets
+   * turn it off to behave as their seeds do.
+   */
+  gate?: boolean;
+  /**
+   * With the gate on: false makes a failed or refused summary an error (nothing is written)
+   * instead of writing the extractive one. Default true.
+   */
+  fallback?: boolean;
+  /**
    * Show a queued compaction task as this question, in the context and in the summary call (seed
    * 001 §6.3: "What did we do so far?"). Default: queued tasks are not shown.
    */

@@ -68,6 +68,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
       summaryCall: { system: SEED_000_SYSTEM_PROMPT, prompt: SEED_000_FINAL_INSTRUCTION },
       recordTask: true,
       appendix: false,
+      gate: false,
       formatSummary: asReturned,
     },
   },
@@ -94,6 +95,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
       // A001-13 asks for no endless retries; Claude Code's limit.
       maxFailures: 3,
       appendix: false,
+      gate: false,
       formatSummary: asReturned,
     },
   },
@@ -105,6 +107,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     compaction: {
       plan: { keepTurns: Number.MAX_SAFE_INTEGER, keepTokens: 30_000, minKeepLatestTurn: false },
       summaryAs: 'system',
+      gate: false,
     },
     fork: { mode: 'summary' }, // "Default: Use summary + turns from fork point forward" (A002-07)
   },
@@ -120,6 +123,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
       summaryAs: 'system',
       summaryCall: { system: SEED_003_SYSTEM_PROMPT },
       appendix: false,
+      gate: false,
       formatSummary: (text) => `Summary: ${text}`,
     },
   },
@@ -134,6 +138,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
       summaryAs: 'user-plain',
       summaryCall: { system: 'agent', prompt: SEED_004_PROMPT, clean: true },
       appendix: false,
+      gate: false,
       formatSummary: withLastRequest,
     },
   },
