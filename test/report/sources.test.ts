@@ -22,6 +22,7 @@ import { jsonlStore } from '../../src/store/jsonl.js';
 import { memoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/store/store.js';
 import { DATA_DIR, HAS_DATA, NO_DATA } from '../cli/support.js';
+import { metadata, modelResponse } from '../import/openhands-shapes.js';
 import { dropSchema, PG_URL, pgReachable, testSchema } from '../store/pg-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'condense-report-src-'));
@@ -172,35 +173,8 @@ describe.skipIf(!HAS_DATA)('imported transcripts', () => {
 
 describe('an OpenHands event stream', () => {
   it('is reported like any other agent: its reply, the size its model reported', async () => {
-    const response = {
-      id: 'chatcmpl-1',
-      model: 'claude-3-7-sonnet-20250219',
-      object: 'chat.completion',
-      choices: [
-        {
-          index: 0,
-          finish_reason: 'tool_calls',
-          message: {
-            role: 'assistant',
-            content: 'Let me look.',
-            tool_calls: [
-              {
-                id: 'c1',
-                type: 'function',
-                function: { name: 'execute_bash', arguments: '{"command":"ls"}' },
-              },
-            ],
-          },
-        },
-      ],
-      usage: { prompt_tokens: 5200, completion_tokens: 80, total_tokens: 5280 },
-    };
-    const meta = {
-      function_name: 'execute_bash',
-      tool_call_id: 'c1',
-      model_response: response,
-      total_calls_in_response: 1,
-    };
+    const response = modelResponse('chatcmpl-1', 'Let me look.', [['c1', 'execute_bash', { command: 'ls' }]]);
+    const meta = metadata('c1', 'execute_bash', response);
     const at = (s: number) => `2025-03-01T10:00:0${s}.000000`;
     const events = [
       {
