@@ -67,6 +67,7 @@ export type { PruneOptions } from './prune/options.js';
 export type { ArchiveRead, ArchiveRequest, PageLimits } from './recall/archive.js';
 export type { HistorySearch, SearchHit } from './recall/search.js';
 export { type RecallOptions, type RecallToolSpec, recallToolSpecs } from './recall/tools.js';
+export { report } from './report/index.js';
 export * from './session/index.js';
 // Memory store, the Store interface and its errors (the SQLite store is not in this barrel).
 export * from './store/index.js';

@@ -68,6 +68,7 @@ const PUBLIC = {
     'presetOptions',
     'recallToolSpecs',
     'registerModel',
+    'report',
     'validate',
   ],
   './sqlite': ['DEFAULT_SQLITE_PATH', 'sqliteStore'],
