@@ -72,5 +72,12 @@ export * from './session/index.js';
 export * from './store/index.js';
 export type { TokenEstimate } from './tokens/calibration.js';
 export type { Estimator } from './tokens/estimator.js';
-export { lookupModel, type ModelLimits, type ResolvedModel, registerModel } from './tokens/models.js';
+export {
+  lookupModel,
+  type ModelLimits,
+  type ModelPrices,
+  modelPrices,
+  type ResolvedModel,
+  registerModel,
+} from './tokens/models.js';
 export { type NormalizeUsageOptions, normalizeUsage } from './tokens/usage.js';

@@ -64,7 +64,10 @@ export function usableBudget(cfg: BudgetConfig): number | null {
   if (!cfg.contextWindow) return null;
   if (cfg.inputLimit) return cfg.inputLimit;
   const cap = cfg.outputCap ?? DEFAULT_OUTPUT_CAP;
-  const reserveOut = cfg.maxOutput ? Math.min(cfg.maxOutput, cap) : cap;
+  // A model whose output limit nobody gave (a local model in a 16k window): reserving the whole
+  // cap would leave little or nothing for the prompt, so a quarter of the window is held back.
+  const unknownOut = cap * 2 > cfg.contextWindow ? Math.min(cap, Math.floor(cfg.contextWindow / 4)) : cap;
+  const reserveOut = cfg.maxOutput ? Math.min(cfg.maxOutput, cap) : unknownOut;
   return cfg.contextWindow - reserveOut;
 }
 

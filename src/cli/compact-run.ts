@@ -1,7 +1,7 @@
 import { llmSummarizer, type SummaryPromptStyle } from '../compact/index.js';
 import { openSession, type SessionOptions } from '../session/index.js';
 import { type CommonOptions, chosenPreset, int, requireSession, withStore } from './io.js';
-import { commandOptions, modelFlags } from './open.js';
+import { commandOptions, modelFlags, warnFallback } from './open.js';
 import type { PresetChoice } from './presets.js';
 import { type SummarizerModel, summarizerModel } from './summarizer-spec.js';
 
@@ -79,7 +79,7 @@ export async function runCompact(
   const options = await compactOptions(opts, llm);
   const outcome = await withStore(opts, async (store) => {
     await requireSession(store, id, opts);
-    const session = await openSession(store, id, options);
+    const session = warnFallback(await openSession(store, id, options));
     try {
       return await session.compact({ instructions: opts.instructions });
     } catch (error) {

@@ -2,7 +2,7 @@ import type { Decision } from '../budget/index.js';
 import type { Entry } from '../model/entry.js';
 import type { Session } from '../session/index.js';
 import { currentCalibration } from '../session/state.js';
-import { FALLBACK_CONTEXT_WINDOW, lookupModel, type TokenEstimate } from '../tokens/index.js';
+import type { TokenEstimate } from '../tokens/index.js';
 
 export interface SessionStats {
   session: string;
@@ -53,8 +53,7 @@ export function sessionStats(session: Session, history: Entry[], decision: Decis
     compactions: history.filter((e) => e.kind === 'compaction').length,
     tokens: { total: state.totalTokens, active: state.activeTokens, byRole, byTool },
     contextWindow: budget.contextWindow,
-    windowFallback:
-      !lookupModel(session.config.model).known && budget.contextWindow === FALLBACK_CONTEXT_WINDOW,
+    windowFallback: session.config.windowFallback,
     usable: budget.usable,
     limit: budget.limit,
     lastReported: state.lastUsage

@@ -18,6 +18,8 @@ export interface SessionEvents {
   'background:applied': { jobId: string; pivot: CompactionEntry; waitedMillis: number };
   /** A prepared (or still running) summary was dropped, never applied; `discarded` counts them so far. */
   'background:discarded': { jobId: string; reason: DiscardReason; discarded: number };
+  /** Once per session, at its first prepare(): no catalog entry or option gave the model's window. */
+  'window:fallback': { model: string; contextWindow: number; message: string };
   /** Something failed that does not undo what was done (e.g. the recount after a compaction). */
   warning: { message: string; error: unknown };
 }

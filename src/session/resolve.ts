@@ -3,12 +3,17 @@ import { extractiveSummarizer, llmSummarizer, type Summarizer } from '../compact
 import { type ResolvedPruneOptions, resolvePruneOptions } from '../prune/index.js';
 import type { Estimator } from '../tokens/estimator.js';
 import { estimatorByName } from '../tokens/exact.js';
-import { lookupModel } from '../tokens/models.js';
+import { lookupModel, type ResolvedModel } from '../tokens/models.js';
+import { ollamaNumCtx } from '../tokens/ollama.js';
 import type { CompactionQueue } from './background/queue.js';
 import type { CheckSettings, CompactionSettings, SessionHooks, SessionOptions } from './options.js';
 
 export interface ResolvedSession {
   model: string;
+  /** The model as the catalog knows it (limits, prices, where they came from). */
+  modelInfo: ResolvedModel;
+  /** True when the window is the fallback: no catalog entry, option or `num_ctx` gave one. */
+  windowFallback: boolean;
   budget: ResolvedBudget;
   estimator: Estimator;
   summarizer: Summarizer;
@@ -50,7 +55,10 @@ export interface StoredSettings {
 export function resolveSession(options: SessionOptions, stored: StoredSettings = {}): ResolvedSession {
   const storedSystem = stored.system;
   const model = options.model === undefined ? (stored.model ?? 'unknown') : modelIdOf(options.model);
-  const limits = { ...lookupModel(model), ...options.limits };
+  const modelInfo = lookupModel(model);
+  const numCtx = ollamaNumCtx(options.model);
+  const limits = { ...modelInfo, ...(numCtx ? { contextWindow: numCtx } : {}), ...options.limits };
+  const windowFallback = !modelInfo.known && !numCtx && options.limits?.contextWindow === undefined;
   const budget = resolveBudget({
     ...options.budget,
     contextWindow: limits.contextWindow,
@@ -73,6 +81,8 @@ export function resolveSession(options: SessionOptions, stored: StoredSettings =
       : { ...resolvePruneOptions(options.prune ?? {}), when: options.prune?.when ?? ('turn' as const) };
   return {
     model,
+    modelInfo,
+    windowFallback,
     budget,
     estimator,
     summarizer,

@@ -52,6 +52,9 @@ describe('usableBudget (seed 001 §3.1 with A001-02 zero rules)', () => {
       null,
     ],
     ['a configured output cap', { contextWindow: 100_000, maxOutput: 50_000, outputCap: 10_000 }, 90_000],
+    ['64k window, no max output: the cap still fits', { contextWindow: 64_000 }, 32_000],
+    ['16k window, no max output: a quarter is held back, not the 32k cap', { contextWindow: 16_384 }, 12_288],
+    ['16k window with a known max output: that output', { contextWindow: 16_384, maxOutput: 8_192 }, 8_192],
   ])('%s', (_name, cfg, want) => {
     expect(usableBudget(cfg)).toBe(want);
   });

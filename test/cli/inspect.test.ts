@@ -75,6 +75,11 @@ describe('stats, context, validate on an imported chat', () => {
     expect(text).toMatch(/^last reported prompt: none; calibration: none$/m);
     expect(text).toMatch(/next prompt ≈ \d+ \(estimated, uncalibrated: no usage reported\)$/m);
     expect(text).toMatch(/^decision: ok \(under-limit; \d+ vs limit 96000\)$/m);
+    // Said once, on stderr: every figure rests on a window nobody gave.
+    expect(human.stderr.match(/warning: no model was given: assuming a 128,000-token window/g)).toHaveLength(
+      1,
+    );
+    expect(statsJson.stderr).toBe('');
   });
 
   it('stats --json carries the same figures, with the named model’s limits', () => {

@@ -58,6 +58,7 @@ const PUBLIC = {
     'llmSummarizer',
     'loadConfig',
     'lookupModel',
+    'modelPrices',
     'memoryStore',
     'mergeOptions',
     'normalizeUsage',
