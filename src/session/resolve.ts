@@ -78,7 +78,10 @@ export function resolveSession(options: SessionOptions, stored: StoredSettings =
   const prune =
     options.prune === false
       ? null
-      : { ...resolvePruneOptions(options.prune ?? {}), when: options.prune?.when ?? ('turn' as const) };
+      : {
+          ...resolvePruneOptions(options.prune ?? {}, budget.usable),
+          when: options.prune?.when ?? ('turn' as const),
+        };
   return {
     model,
     modelInfo,
