@@ -22,6 +22,12 @@ export interface CompactionSettings {
    * §4.2), else the extractive summarizer (offline, no model needed).
    */
   summarizer?: Summarizer;
+  /**
+   * When the session's model writes the summaries (no `summarizer` named) and its call fails, the
+   * offline summary is written instead, with a `warning` event. Default true; the presets of the
+   * reproduced systems set false (a failed summary is an error there, as in those systems).
+   */
+  fallback?: boolean;
   plan?: PlanOptions;
   /** How the summary appears in the model's view (default 'user'). */
   summaryAs?: ViewOptions['summaryAs'];

@@ -63,6 +63,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     },
     prune: { ...PRUNE_SEED_000, when: 'open' },
     compaction: {
+      fallback: false, // the system's own failure handling: a failed summary is an error
       plan: { keepNone: true },
       summaryAs: 'assistant',
       summaryCall: { system: SEED_000_SYSTEM_PROMPT, prompt: SEED_000_FINAL_INSTRUCTION },
@@ -85,6 +86,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     },
     prune: { ...PRUNE_SEED_001, when: 'turn' },
     compaction: {
+      fallback: false, // the system's own failure handling: a failed summary is an error
       plan: { keepNone: true },
       summaryAs: 'question+assistant',
       continueMessage: true,
@@ -103,6 +105,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     checks: { afterStep: false, beforeTurn: true },
     prune: false,
     compaction: {
+      fallback: false, // the system's own failure handling: a failed summary is an error
       plan: { keepTurns: Number.MAX_SAFE_INTEGER, keepTokens: 30_000, minKeepLatestTurn: false },
       summaryAs: 'system',
     },
@@ -116,6 +119,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     checks: { afterStep: false, beforeTurn: true, estimate: 'local' },
     prune: false,
     compaction: {
+      fallback: false, // the system's own failure handling: a failed summary is an error
       plan: { keepNone: true },
       summaryAs: 'system',
       summaryCall: { system: SEED_003_SYSTEM_PROMPT },
@@ -130,6 +134,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     checks: { afterStep: true, beforeTurn: false, countOutput: true, countReasoning: true },
     prune: false,
     compaction: {
+      fallback: false, // the system's own failure handling: a failed summary is an error
       plan: { keepNone: true },
       summaryAs: 'user-plain',
       summaryCall: { system: 'agent', prompt: SEED_004_PROMPT, clean: true },

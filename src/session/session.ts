@@ -80,6 +80,11 @@ export class Session {
     this.overheadRaw = config.overheadRaw;
     this.sentContext = { system: config.system, tools: config.tools };
     this.guard = new AutoCompactionGuard(config.compaction.maxFailures ?? DEFAULT_MAX_FAILURES);
+    config.fallbackNotice.listener = (error) =>
+      this.events.emit('warning', {
+        message: "the model's summary failed: the offline summary was used",
+        error,
+      });
     const bg = config.background;
     const queue =
       bg && (bg.queue ?? inProcessQueue({ summarizer: config.summarizer, estimator: config.estimator }));
