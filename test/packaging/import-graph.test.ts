@@ -61,6 +61,9 @@ describe('what each entry point loads', () => {
     expect(loaded).not.toContain('pg-boss');
     expect(loaded).not.toContain('pg');
     for (const name of CLI_ONLY) expect(loaded).not.toContain(name);
+    // Optional or lazily loaded: the exact tokenizer, and the configuration files' YAML parser.
+    expect(loaded).not.toContain('gpt-tokenizer');
+    expect(loaded).not.toContain('yaml');
   });
 
   it('condense/ai-sdk loads neither SQLite nor CLI-only packages', () => {
