@@ -21,7 +21,7 @@ export function registerEval(program: Command): void {
   program
     .command('eval')
     .description(
-      'measure what summaries keep: LoCoMo, real agent sessions, planted facts, token estimates (exit 1 when a threshold of issue 9 fails)',
+      'measure what summaries keep: LoCoMo, real agent sessions, planted facts, token estimates (exit 1 when a threshold fails)',
     )
     .option('--data <dir>', 'folder holding locomo/ and agent-sessions/ (default ../shared/data)')
     .option('--summarizer <spec>', 'also evaluate an LLM summarizer: PROVIDER:MODEL, e.g. ollama:llama3.1')

@@ -3,6 +3,7 @@ import { openSession, type SessionOptions } from '../session/index.js';
 import { type CommonOptions, chosenPreset, int, requireSession, withStore } from './io.js';
 import { commandOptions, modelFlags, warnFallback } from './open.js';
 import type { PresetChoice } from './presets.js';
+import { progress, progressText } from './progress.js';
 import { type SummarizerModel, summarizerModel } from './summarizer-spec.js';
 
 export interface CompactOptions extends CommonOptions {
@@ -80,6 +81,10 @@ export async function runCompact(
   const outcome = await withStore(opts, async (store) => {
     await requireSession(store, id, opts);
     const session = warnFallback(await openSession(store, id, options));
+    const status = progress();
+    session.on('compaction:progress', ({ read, total }) =>
+      status.update(progressText(`compacting ${id}: reading`, read, total)),
+    );
     try {
       return await session.compact({ instructions: opts.instructions });
     } catch (error) {
@@ -88,6 +93,8 @@ export async function runCompact(
       throw new Error(
         `summarizer ${llm.label} failed, nothing was written: ${(error as Error).message}${why}`,
       );
+    } finally {
+      status.done();
     }
   });
   if (outcome.status !== 'compacted') return outcome;

@@ -7,6 +7,8 @@ export interface SessionEvents {
   'compaction:start': { auto: boolean; reason: string; tokensBefore: number };
   'compaction:end': { pivot: CompactionEntry; tokensBefore: number; tokensAfter: number; millis: number };
   'compaction:error': { error: Error };
+  /** A window held only in part is being read for its first compaction: entries read so far, of about `total`. */
+  'compaction:progress': { read: number; total: number };
   /** Automatic compaction failed `failures` times in a row and is off until a manual compact(). */
   'compaction:stopped': { failures: number; error: Error };
   prune: { parts: number; tokensSaved: number };

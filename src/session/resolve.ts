@@ -16,6 +16,8 @@ export interface ResolvedSession {
   modelInfo: ResolvedModel;
   /** True when the window is the fallback: no catalog entry, option or `num_ctx` gave one. */
   windowFallback: boolean;
+  /** Where the window came from: the options, an Ollama model's num_ctx, or the model lookup. */
+  windowSource: 'options' | 'num_ctx' | ResolvedModel['source'];
   budget: ResolvedBudget;
   estimator: Estimator;
   summarizer: Summarizer;
@@ -62,7 +64,9 @@ export function resolveSession(options: SessionOptions, stored: StoredSettings =
   const modelInfo = lookupModel(model);
   const numCtx = ollamaNumCtx(options.model);
   const limits = { ...modelInfo, ...(numCtx ? { contextWindow: numCtx } : {}), ...options.limits };
-  const windowFallback = !modelInfo.known && !numCtx && options.limits?.contextWindow === undefined;
+  const windowSource: ResolvedSession['windowSource'] =
+    options.limits?.contextWindow !== undefined ? 'options' : numCtx ? 'num_ctx' : modelInfo.source;
+  const windowFallback = windowSource === 'fallback';
   const budget = resolveBudget({
     ...options.budget,
     contextWindow: limits.contextWindow,
@@ -96,6 +100,7 @@ export function resolveSession(options: SessionOptions, stored: StoredSettings =
     model,
     modelInfo,
     windowFallback,
+    windowSource,
     budget,
     estimator,
     summarizer,
