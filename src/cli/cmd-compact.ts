@@ -21,8 +21,12 @@ export function registerCompact(program: Command, common: (c: Command) => Comman
     .option('--max-retries <n>', 'retries of a failed summarizer call (AI SDK default 2)')
     .option('--model <id>', 'the agent model, for its context window')
     .option('--context-window <n>', 'context window instead of the model registry')
-    .option('--keep-tokens <n>', 'tokens of recent history kept verbatim')
-    .option('--summary-tokens <n>', 'token budget of the extractive summary')
+    .option(
+      '--target-tokens <n>',
+      'what the summary and the verbatim tail may hold together (condense chooses the split)',
+    )
+    .option('--keep-tokens <n>', 'cap on the tokens of recent history kept verbatim')
+    .option('--summary-tokens <n>', "cap on the summary's tokens")
     .option('--instructions <text>', 'what the summary must focus on')
     .option('--preset <name>', PRESET_HELP)
     .action(async (id: string, opts: CompactOptions) => {

@@ -21,7 +21,7 @@ export function registerEval(program: Command): void {
   program
     .command('eval')
     .description(
-      'measure what summaries keep: LoCoMo, real agent sessions, planted facts, token estimates (exit 1 when a threshold fails)',
+      'measure what summaries keep: LoCoMo in three layouts, real agent sessions, planted facts, token estimates (exit 1 when a threshold fails or data is missing)',
     )
     .option('--data <dir>', 'folder holding locomo/ and agent-sessions/ (default ../shared/data)')
     .option('--summarizer <spec>', 'also evaluate an LLM summarizer: PROVIDER:MODEL, e.g. ollama:llama3.1')
@@ -36,7 +36,7 @@ export function registerEval(program: Command): void {
       const { formatReport } = await import('./eval-print.js');
       const report = await runEval({
         data: dataDir(flags),
-        ...(llm ? { llm: { model: llm.model, label: llm.label } } : {}),
+        ...(llm && typeof llm.model !== 'string' ? { llm: { model: llm.model, label: llm.label } } : {}),
         ...(flags.conversations ? { conversations: int(flags.conversations, '--conversations') } : {}),
       });
       print(flags, report, () => formatReport(report));

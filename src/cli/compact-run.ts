@@ -13,6 +13,7 @@ export interface CompactOptions extends CommonOptions {
   maxRetries?: string;
   model?: string;
   contextWindow?: string;
+  targetTokens?: string;
   keepTokens?: string;
   summaryTokens?: string;
   instructions?: string;
@@ -86,7 +87,10 @@ export async function runCompact(
       status.update(progressText(`compacting ${id}: reading`, read, total)),
     );
     try {
-      return await session.compact({ instructions: opts.instructions });
+      return await session.compact({
+        instructions: opts.instructions,
+        ...(opts.targetTokens ? { targetTokens: int(opts.targetTokens, '--target-tokens') } : {}),
+      });
     } catch (error) {
       if (!llm) throw error;
       const why = llm.withheld ? ` (${llm.withheld})` : '';

@@ -1,32 +1,35 @@
-import type { EvalReport, SessionRow } from '../eval/run.js';
+import { LAYOUT_LABEL } from '../eval/layouts.js';
+import type { EvalReport, SessionRow } from '../eval/report.js';
 import { table } from './io.js';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const frac = ([hit, total]: [number, number]) => `${hit}/${total}`;
 
 function locomo(r: EvalReport): string[] {
-  if (!('rows' in r.locomo)) return [`LoCoMo: skipped (${r.locomo.skipped})`];
   const { rows } = r.locomo;
   const names = [...new Set(rows.map((x) => x.strategy))];
   const shares = [...new Set(rows.map((x) => x.share))];
-  const head = ['strategy', ...shares.flatMap((s) => [`${s * 100}%: evidence`, 'answers', 'used'])];
-  const body = names.map((n) => [
-    n,
-    ...shares.flatMap((s) => {
-      const x = rows.find((y) => y.strategy === n && y.share === s)!;
-      return [pct(x.evidence), pct(x.answers), pct(x.used)];
-    }),
-  ]);
+  const layouts = [...new Set(rows.map((x) => x.layout))];
+  const head = ['layout', 'strategy', ...shares.flatMap((s) => [`${s * 100}%: evidence`, 'answers', 'used'])];
+  const body = layouts.flatMap((layout) =>
+    names.map((n, i) => [
+      i === 0 ? LAYOUT_LABEL[layout] : '',
+      n,
+      ...shares.flatMap((s) => {
+        const x = rows.find((y) => y.strategy === n && y.share === s && y.layout === layout)!;
+        return [pct(x.evidence), pct(x.answers), pct(x.used)];
+      }),
+    ]),
+  );
   const held = r.locomo.heldOut.map((x) => `${x.strategy} ${pct(x.evidence)}`).join(', ');
   return [
-    `LoCoMo, ${r.locomo.conversations} conversations, ${r.locomo.questions} questions: evidence turns kept verbatim, answers present, budget used`,
+    `LoCoMo, ${r.locomo.conversations} conversations, ${r.locomo.questions} questions, three layouts: evidence turns kept verbatim, answers present, budget used (o200k tokens)`,
     table([head, ...body]),
     ...(held ? [`Held out (conversations 6–10; salience weights fitted on 1–5), 25%: ${held}`] : []),
   ];
 }
 
 function sessions(r: EvalReport): string[] {
-  if (!('rows' in r.sessions)) return [`Real agent sessions: skipped (${r.sessions.skipped})`];
   const head = [
     'strategy',
     'files',
@@ -59,13 +62,12 @@ function planted(r: EvalReport): string[] {
   const head = ['compactions', ...Array.from({ length: k }, (_, i) => String(i + 1))];
   const body = rows.map(([name, x]) => [name, ...(x ?? []).map((y) => `${y.present}/${y.total}`)]);
   return [
-    `Planted facts over repeated compactions (summary ${r.planted.summaryTokens} tokens, window ${r.planted.window})`,
+    `Planted facts over repeated automatic compactions (default options, window ${r.planted.window})`,
     table([head, ...body]),
   ];
 }
 
 function estimate(r: EvalReport): string[] {
-  if (!('requests' in r.estimate)) return [`Token estimate: skipped (${r.estimate.skipped})`];
   const { calibrated: c, plain: p } = r.estimate;
   return [
     `Token estimate against reported usage (${r.estimate.requests} requests after each session's first)`,

@@ -4,6 +4,7 @@ import { excerpt } from './sentences.js';
 
 const HEADER =
   "Summary of the conversation so far (extractive: the log's own words, chosen across the whole span).";
+const CHAT_HEADER = 'Summary of the conversation so far, in its own words:';
 
 const MONTHS = 'January February March April May June July August September October November December'.split(
   ' ',
@@ -54,18 +55,25 @@ function shown(model: ExtractiveModel, c: Chosen, section: Line['section']): str
   const out: string[] = [];
   let day = '';
   let turn = -1;
+  let label = '';
   for (const i of c.lines) {
     const line = model.lines[i]!;
     if (line.section !== section) continue;
     if (model.analysis.multiDay && line.at !== undefined && dayLabel(line.at) !== day) {
       day = dayLabel(line.at);
       out.push(`${day}:`);
+      label = '';
     }
     if (!model.chat && section === 'timeline' && line.turn !== undefined && line.turn !== turn) {
       turn = line.turn;
       out.push(turnHeading(model, line));
     }
-    out.push(`${line.label}${excerpt(line.text, line.spans, c.pieces.get(i)!)}`);
+    const text = excerpt(line.text, line.spans, c.pieces.get(i)!);
+    // A conversation's speaker is named once for their messages in a row: "…" joins them.
+    if (model.chat && line.label === label && out.at(-1)?.startsWith(label))
+      out[out.length - 1] += ` … ${text}`;
+    else out.push(`${line.label}${text}`);
+    label = line.label;
   }
   return out;
 }
@@ -81,25 +89,34 @@ function count(model: ExtractiveModel, c: Chosen, section: Line['section']): [nu
 export function renderExtractive(model: ExtractiveModel, chosen: ReadonlySet<number>): string {
   const pieces = byLine(model, chosen);
   const { analysis: a, details: d } = model;
+  const [shownTurns, turns] = count(model, pieces, 'timeline');
+  const constraints = d.constraints?.length ?? 0;
+  // A conversation without tools has no technical context, files, failures or task to hand over:
+  // its summary is the quoted timeline alone, with nothing spent on empty sections.
+  if (model.chat)
+    return [
+      `${CHAT_HEADER} ${shownTurns} of ${turns} messages quoted, chosen across the whole span; "…" joins messages of one speaker shown apart.`,
+      ...(constraints > 0
+        ? [`${constraints} explicit constraint(s), quoted verbatim at the end: follow them.`]
+        : []),
+      ...(model.previousSummarizer
+        ? [`Earlier summary (${model.previousSummarizer}), quoted in part, then this span:`]
+        : []),
+      ...shown(model, pieces, 'timeline'),
+    ].join('\n');
   const out: string[] = [HEADER];
   const section = (i: number, lines: string[]) => {
     out.push('', `## ${SEED_004_SECTIONS[i]}`);
     for (const l of lines) out.push(l);
   };
-  const constraints = d.constraints?.length ?? 0;
   const [shownRequests, requests] = count(model, pieces, 'requests');
-  const [shownTurns, turns] = count(model, pieces, 'timeline');
   section(0, [
-    ...(model.chat
-      ? [
-          `- The conversation is quoted below: ${shownTurns} of ${turns} messages, chosen across the whole span.`,
-        ]
-      : requests === 0
-        ? ['- No user request in this span.']
-        : [
-            `User requests, oldest first, verbatim ("…" joins sentences shown apart)${shownRequests < requests ? `; ${shownRequests} of ${requests} shown` : ''}:`,
-            ...shown(model, pieces, 'requests'),
-          ]),
+    ...(requests === 0
+      ? ['- No user request in this span.']
+      : [
+          `User requests, oldest first, verbatim ("…" joins sentences shown apart)${shownRequests < requests ? `; ${shownRequests} of ${requests} shown` : ''}:`,
+          ...shown(model, pieces, 'requests'),
+        ]),
     constraints > 0
       ? `- ${constraints} explicit constraint(s), quoted verbatim at the end: follow them.`
       : '- No explicit constraints stated.',
@@ -108,7 +125,7 @@ export function renderExtractive(model: ExtractiveModel, chosen: ReadonlySet<num
     ...(model.previousSummarizer
       ? [`Earlier summary (${model.previousSummarizer}), quoted in part, then this span:`]
       : []),
-    ...(turns > shownTurns && !model.chat
+    ...(turns > shownTurns
       ? [`(${shownTurns} of ${turns} messages quoted, chosen across the whole span)`]
       : []),
     ...shown(model, pieces, 'timeline'),

@@ -11,40 +11,29 @@ import { analyzeSpan } from './span.js';
 import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
 
 export interface ExtractiveOptions {
-  /** Token budget of the whole summary, appendix included (default 4,000). */
-  summaryTokens?: number;
   /**
-   * Token budget of the summary and the kept tail together: the summary takes what the tail
-   * leaves (overrides summaryTokens). The tail's size comes from the plan (`keepTokens`).
+   * Token budget of the whole summary, appendix included, when the compaction names none (a
+   * compaction gives each summary its share of the target: `SummaryRequest.budget`). Default 4,000.
    */
-  contextTokens?: number;
+  summaryTokens?: number;
   estimator?: Estimator;
 }
-
-/** Framing tokens of the summary message itself (the estimator's per-message overhead). */
-const SUMMARY_FRAMING = 4;
 
 /**
  * The offline summarizer: deterministic, no model. It fills its budget with the log's own words,
  * chosen across the whole span — every request's opening, failures and fixes, then the most
  * informative sentences of both sides wherever they stand — in seed 004's seven sections, merges
- * what the previous pivot carried, and ends with the deterministic appendix. The appendix is never
- * cut: when it alone is over budget, the summary is over budget rather than losing a fact.
+ * what the previous pivot carried, and ends with the deterministic appendix.
  */
 export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarizer {
-  const budget = options.summaryTokens ?? 4_000;
   const estimator = options.estimator ?? heuristicEstimator();
   return {
     name: 'extractive',
     async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
       if (signal?.aborted)
         throw new SummaryRejectedError('aborted', 'aborted before summarizing', { cause: signal.reason });
-      const { contextTokens } = options;
-      const room =
-        contextTokens === undefined
-          ? budget
-          : Math.max(0, contextTokens - request.plan.predictedTailTokens - SUMMARY_FRAMING);
-      return summarizeExtractive(request, room, estimator);
+      const budget = request.budget?.tokens ?? options.summaryTokens ?? 4_000;
+      return summarizeExtractive(request, budget, estimator, request.budget?.count);
     },
   };
 }
@@ -57,6 +46,7 @@ export function summarizeExtractive(
   request: SummaryRequest,
   budget: number,
   estimator: Estimator,
+  count: (text: string) => number = estimator.text,
 ): SummaryResult {
   const previous = request.plan.previousPivot?.pivot.details;
   const analysis = analyzeSpan(request.plan.toSummarize, previous);
@@ -67,8 +57,9 @@ export function summarizeExtractive(
     ? `User's instructions for this summary: ${request.instructions}\n\n`
     : '';
   const model = buildExtractiveModel(request.plan, details, analysis, estimator);
-  const fixed = estimator.text(instructions) + estimator.text(appendix) + 2;
-  const size = (body: string) => fixed + estimator.text(body);
+  // Units are weighed with the local estimate; each rendering is measured with the budget's count.
+  const fixed = count(instructions) + count(appendix) + 2;
+  const size = (body: string) => fixed + count(body);
   const lineCosts: number[] = [];
   const lineCost = (i: number) => {
     if (lineCosts[i] === undefined) {

@@ -13,5 +13,6 @@ export * from './plan.js';
 export * from './span.js';
 export * from './summarizer.js';
 export * from './summary-call.js';
+export * from './target.js';
 export * from './transcript.js';
 export * from './turns.js';

@@ -45,11 +45,21 @@ export interface SummaryRequest {
   tokens?: number;
   /** false: the summary is the summarizer's text alone, no deterministic appendix (seed presets). */
   appendix?: boolean;
+  /** The size the summary must keep to (the compaction's target less the verbatim tail). */
+  budget?: SummaryBudget;
   /**
    * The call itself, made of the real history (seed presets, `compaction.summaryCall`): an LLM
    * summarizer sends exactly this instead of a transcript.
    */
   call?: LlmCall;
+}
+
+/** A summary's size limit, in the tokens the provider will count. */
+export interface SummaryBudget {
+  /** Most tokens the summary's text may hold, counted by `count`. */
+  tokens: number;
+  /** The provider's count of a text (else the summarizer's own estimator). */
+  count?: (text: string) => number;
 }
 
 export interface SummaryRequestOptions {
@@ -66,6 +76,7 @@ export interface SummaryRequestOptions {
   markerQuestion?: boolean;
   /** Add the deterministic appendix (default true). */
   appendix?: boolean;
+  budget?: SummaryBudget;
 }
 
 /** Builds the summarizer input for a plan. Pure. */
@@ -81,6 +92,7 @@ export function buildSummaryRequest(
     prompt: instructions ? `${base}\n\n${instructions}` : base,
     plan,
     appendix: options.appendix ?? true,
+    ...(options.budget ? { budget: options.budget } : {}),
   } as SummaryRequest;
   // Rendered on first use: the extractive summarizer reads entries and never pays for the text.
   let blocks: string[] | undefined;

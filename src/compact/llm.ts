@@ -51,14 +51,14 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
   const modelId = typeof options.model === 'string' ? options.model : options.model.modelId;
 
   /** One generateText call; its text exactly as the model wrote it, or a rejection. */
-  async function generate(request: LlmCall, signal?: AbortSignal): Promise<string> {
+  async function generate(request: LlmCall, out: number, signal?: AbortSignal): Promise<string> {
     if (signal?.aborted) throw rejectionForError(signal.reason, signal);
     let result: Awaited<ReturnType<typeof generateText>>;
     try {
       result = await generateText({
         model: options.model,
         ...request,
-        maxOutputTokens,
+        maxOutputTokens: out,
         abortSignal: signal,
         ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
         ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
@@ -71,24 +71,35 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
     return result.text;
   }
 
-  async function call(system: string, parts: [string, string], signal?: AbortSignal): Promise<string> {
+  async function call(
+    system: string,
+    parts: [string, string],
+    out: number,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const content = parts.map((text) => ({ type: 'text' as const, text }));
-    return (await generate({ system, messages: [{ role: 'user', content }] }, signal)).trim();
+    return (await generate({ system, messages: [{ role: 'user', content }] }, out, signal)).trim();
   }
 
   /** One call over one piece of material, with the chunk instruction. */
-  function callPiece(system: string, piece: string, signal?: AbortSignal): Promise<string> {
-    return call(system, requestUserParts({ prompt: CHUNK_PROMPT, transcript: piece }), signal);
+  function callPiece(system: string, piece: string, out: number, signal?: AbortSignal): Promise<string> {
+    return call(system, requestUserParts({ prompt: CHUNK_PROMPT, transcript: piece }), out, signal);
   }
 
   /** Partial summaries combined level by level until one call can take them all. */
-  async function reduce(request: SummaryRequest, partials: string[], budget: number, signal?: AbortSignal) {
+  async function reduce(
+    request: SummaryRequest,
+    partials: string[],
+    budget: number,
+    out: number,
+    signal?: AbortSignal,
+  ) {
     let level = partials;
     for (;;) {
       const headed = level.map((p, i) => `${PART_HEADING(i + 1, level.length)}\n${p}`);
       const combined = { system: request.system, prompt: request.prompt, transcript: headed.join('\n\n') };
-      if (fitsWindow(combined, window, estimator, maxOutputTokens)) {
-        return call(request.system, requestUserParts(combined), signal);
+      if (fitsWindow(combined, window, estimator, out)) {
+        return call(request.system, requestUserParts(combined), out, signal);
       }
       const groups = chunkTranscript(headed, budget, estimator);
       if (groups.length >= level.length) {
@@ -98,23 +109,23 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
         );
       }
       const next: string[] = [];
-      for (const group of groups) next.push(await callPiece(request.system, group, signal));
+      for (const group of groups) next.push(await callPiece(request.system, group, out, signal));
       level = next;
     }
   }
 
-  async function mapReduce(request: SummaryRequest, signal?: AbortSignal): Promise<string> {
+  async function mapReduce(request: SummaryRequest, out: number, signal?: AbortSignal): Promise<string> {
     const overhead = requestTokens(
       { system: request.system, prompt: CHUNK_PROMPT, transcript: '' },
       estimator,
     );
     // Room for the heading of a part and the estimator's rounding at the joins.
-    const budget = window - maxOutputTokens - overhead - 32;
-    // Combining needs at least two partial summaries (each up to maxOutputTokens) per call.
-    if (budget < 2 * maxOutputTokens + 64) {
+    const budget = window - out - overhead - 32;
+    // Combining needs at least two partial summaries (each up to `out` tokens) per call.
+    if (budget < 2 * out + 64) {
       throw new SummaryRejectedError(
         'too-large',
-        `a ${window}-token window cannot hold two ${maxOutputTokens}-token partial summaries plus an answer`,
+        `a ${window}-token window cannot hold two ${out}-token partial summaries plus an answer`,
       );
     }
     const blocks = request.previousSummary
@@ -124,10 +135,10 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
     const partials: string[] = [];
     for (const [i, chunk] of chunks.entries()) {
       partials.push(
-        await callPiece(request.system, `${PART_HEADING(i + 1, chunks.length)}\n${chunk}`, signal),
+        await callPiece(request.system, `${PART_HEADING(i + 1, chunks.length)}\n${chunk}`, out, signal),
       );
     }
-    return reduce(request, partials, budget, signal);
+    return reduce(request, partials, budget, out, signal);
   }
 
   return {
@@ -136,17 +147,19 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
     async summarize(input: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
       const request = withPromptStyle(input, options.prompt);
       const details = collectDetails(request.plan);
+      // The answer is asked to keep to the summary's share of the compaction's target.
+      const out = Math.max(64, Math.min(maxOutputTokens, request.budget?.tokens ?? maxOutputTokens));
       // A seed's own call: the history as messages, sent as given (no chunking: the seeds have none).
       if (request.call) {
-        const text = await generate(request.call, signal);
+        const text = await generate(request.call, out, signal);
         return {
           text: request.appendix !== false ? withAppendix(text, details, !request.plan.requestInTail) : text,
           details,
         };
       }
-      const text = fitsWindow(request, window, estimator, maxOutputTokens)
-        ? await call(request.system, requestUserParts(request), signal)
-        : await mapReduce(request, signal);
+      const text = fitsWindow(request, window, estimator, out)
+        ? await call(request.system, requestUserParts(request), out, signal)
+        : await mapReduce(request, out, signal);
       if (request.appendix === false) return { text, details };
       return { text: withAppendix(text, details, !request.plan.requestInTail, true), details };
     },

@@ -2,6 +2,7 @@ import type { MessageEntry, PivotDetails } from '../model/entry.js';
 import { messageText } from '../model/message.js';
 import type { ToolPart } from '../model/parts.js';
 import { FAILURE_SEPARATOR, toolFailed, toolLabel } from './facts.js';
+import { readHeaders } from './headers.js';
 import { type CallOutcome, OutcomeTracker } from './outcomes.js';
 import { homeOf, inferCwd, normalizePath, type PathBase } from './path-normal.js';
 import { shellCommand, toolFiles } from './paths.js';
@@ -155,6 +156,7 @@ export function analyzeSpan(span: readonly MessageEntry[], previous?: PivotDetai
     }
     a.turns.push(digest);
   });
+  readMessageHeaders(a);
   a.outcomes = tracker.outcomes();
   a.lastActions = lastCalls.map((p) => toolLabel(p, 200));
   const mostUsedWorkdir = [...workdirs].sort((x, y) => y[1] - x[1])[0]?.[0];
@@ -163,6 +165,34 @@ export function analyzeSpan(span: readonly MessageEntry[], previous?: PivotDetai
   a.base = cwd === undefined ? {} : { cwd, home: homeOf(cwd) };
   for (const r of raw) noteFile(a.files, normalizePath(r.path, a.base), r.tool, r.modified);
   return a;
+}
+
+/**
+ * Speakers and times written into the texts (see headers.ts) become the digests' own: the words
+ * alone are weighed and quoted, and pauses are read from the times the texts name.
+ */
+function readMessageHeaders(a: SpanAnalysis): void {
+  const headers = readHeaders(a.messages.map((m) => m.text));
+  if (headers.every((h) => h === null)) return;
+  a.messages.forEach((m, i) => {
+    const h = headers[i];
+    if (!h) return;
+    const text = m.text.slice(h.length).trim();
+    if (text === '') return;
+    m.text = text;
+    if (h.who) m.who = h.who;
+    if (h.at !== undefined) m.at = h.at;
+  });
+  a.messages.forEach((m, i) => {
+    const prev = a.messages[i - 1];
+    m.ctx.opensSession = prev === undefined || m.at - prev.at >= PAUSE_MS;
+    m.ctx.closesSession = false;
+    if (prev && m.ctx.opensSession) prev.ctx.closesSession = true;
+    m.ctx.answersQuestion = prev !== undefined && prev.role !== m.role && prev.text.includes('?');
+  });
+  const first = a.messages[0];
+  const last = a.messages.at(-1);
+  if (first && last) a.multiDay = a.multiDay || dayOf(first.at) !== dayOf(last.at);
 }
 
 function dayOf(ms: number): string {

@@ -88,6 +88,7 @@ const compaction = z.strictObject({
     .optional(),
   summaryAs: z.enum(LAYOUTS).optional(),
   summaryTokens: tokens().optional(),
+  targetTokens: tokens().optional(),
   continueMessage: z
     .union([z.boolean(), z.string()], {
       error: 'must be true, false, or the text of the message',

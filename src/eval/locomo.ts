@@ -1,9 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { buildMessageEntry } from '../model/build.js';
-import type { MessageEntry } from '../model/entry.js';
 import { InputError } from '../model/errors.js';
-import type { Message } from '../model/message.js';
-import type { Estimator } from '../tokens/estimator.js';
 
 /** One LoCoMo question: the turns (dia_ids) that hold its evidence, and its answer when it has one. */
 export interface LocomoQuestion {
@@ -13,11 +9,26 @@ export interface LocomoQuestion {
   category: number;
 }
 
-/** A LoCoMo conversation as a condense log: speaker A is the user, speaker B the assistant. */
+/** One turn as the dataset has it: who said it, when (its session's date), and its words. */
+export interface LocomoTurn {
+  id: string;
+  speaker: string;
+  /** Speaker A talks as the user, speaker B as the assistant. */
+  role: 'user' | 'assistant';
+  /** The turn's words, with "[shares …]" and the photo's caption where the speaker shared one. */
+  text: string;
+  /** The session's date as written ("1:56 pm on 8 May, 2023"), and as a time. */
+  date: string;
+  at: number;
+}
+
+/**
+ * A LoCoMo conversation, to be written out in any of the layouts an application might use (see
+ * layouts.ts). `turnText` is each turn's own words: what "kept verbatim" looks for.
+ */
 export interface LocomoConversation {
   id: string;
-  entries: MessageEntry[];
-  /** Each turn's own words (caption excluded), by dia_id: what "kept verbatim" looks for. */
+  turns: LocomoTurn[];
   turnText: Map<string, string>;
   questions: LocomoQuestion[];
 }
@@ -59,33 +70,20 @@ function sessionKeys(c: RawConversation): string[] {
     .sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
 }
 
-/**
- * A conversation as messages: each turn's text, plus "[shares …]" with the photo's caption where the
- * speaker shared one (the dataset's stand-in for the image). Each turn is timed at its session's
- * date, 30 s apart, and named after its speaker (`metadata.name`).
- */
-export function locomoConversation(sample: RawSample, estimator: Estimator): LocomoConversation {
+/** A conversation's turns, in order, each timed at its session's date, 30 s apart. */
+export function locomoConversation(sample: RawSample): LocomoConversation {
   const c = sample.conversation;
-  const entries: MessageEntry[] = [];
+  const turns: LocomoTurn[] = [];
   const turnText = new Map<string, string>();
   for (const key of sessionKeys(c)) {
-    const start = parseLocomoDate(String(c[`${key}_date_time`] ?? ''));
+    const date = String(c[`${key}_date_time`] ?? '');
+    const start = parseLocomoDate(date);
     if (start === undefined)
-      throw new InputError(`unreadable date '${c[`${key}_date_time`]}'`, {
-        field: `${sample.sample_id}.${key}_date_time`,
-      });
+      throw new InputError(`unreadable date '${date}'`, { field: `${sample.sample_id}.${key}_date_time` });
     (c[key] as RawTurn[]).forEach((turn, i) => {
       const text = turn.blip_caption ? `${turn.text}\n[shares ${turn.blip_caption}]` : turn.text;
       const role = turn.speaker === c.speaker_a ? 'user' : 'assistant';
-      const message = { role, parts: [{ type: 'text', text }], metadata: { name: turn.speaker } } as Message;
-      const place = {
-        sessionId: sample.sample_id,
-        seq: entries.length,
-        parentId: entries.at(-1)?.id ?? null,
-      };
-      entries.push(
-        buildMessageEntry(message, { ...place, id: turn.dia_id, createdAt: start + i * 30_000 }, estimator),
-      );
+      turns.push({ id: turn.dia_id, speaker: turn.speaker, role, text, date, at: start + i * 30_000 });
       turnText.set(turn.dia_id, turn.text);
     });
   }
@@ -95,11 +93,11 @@ export function locomoConversation(sample: RawSample, estimator: Estimator): Loc
     evidence: evidenceIds(q.evidence).filter((id) => turnText.has(id)),
     category: q.category,
   }));
-  return { id: sample.sample_id, entries, turnText, questions };
+  return { id: sample.sample_id, turns, turnText, questions };
 }
 
 /** Every conversation of locomo10.json, read in place (the data is CC BY-NC: never copied). */
-export function loadLocomo(file: string, estimator: Estimator): LocomoConversation[] {
+export function loadLocomo(file: string): LocomoConversation[] {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -107,5 +105,5 @@ export function loadLocomo(file: string, estimator: Estimator): LocomoConversati
     throw new InputError(`cannot read LoCoMo data (${(error as Error).message})`, { file });
   }
   if (!Array.isArray(raw)) throw new InputError('expected an array of conversations', { file });
-  return (raw as RawSample[]).map((s) => locomoConversation(s, estimator));
+  return (raw as RawSample[]).map((s) => locomoConversation(s));
 }

@@ -1,10 +1,8 @@
-import type { Summarizer } from '../compact/index.js';
-import { buildMessageEntry } from '../model/build.js';
-import type { MessageEntry } from '../model/entry.js';
+import type { LanguageModel } from 'ai';
 import type { Message } from '../model/message.js';
 import type { ToolPart } from '../model/parts.js';
-import type { Estimator } from '../tokens/estimator.js';
-import { replay, viewOf } from './replay.js';
+import { openSession } from '../session/index.js';
+import { memoryStore } from '../store/index.js';
 import type { Context } from './strategies.js';
 
 /**
@@ -106,44 +104,50 @@ export interface PlantedRow {
   missing: string[];
 }
 
-/** Facts present after each of the first `rounds` compactions (and the latest request, verbatim). */
+/**
+ * Facts present after each of the first `rounds` compactions (and the latest request, verbatim):
+ * the session's own automatic compaction, with the default options, in a `window`-token model.
+ */
 export async function evalPlanted(
-  summarizer: Summarizer,
-  estimator: Estimator,
+  model: Exclude<LanguageModel, string> | undefined,
   rounds = 8,
   window = 12_000,
 ): Promise<PlantedRow[]> {
   const messages = [...planted()];
   for (let n = 1; n <= rounds * 10; n++) messages.push(...filler(n));
-  const entries: MessageEntry[] = messages.map((m, i) =>
-    buildMessageEntry(
-      m,
-      {
-        sessionId: 'planted',
-        seq: i,
-        parentId: i > 0 ? `m${i - 1}` : null,
-        id: `m${i}`,
-        createdAt: i * 60_000,
-      },
-      estimator,
-    ),
-  );
+  const session = await openSession(memoryStore(), 'planted', {
+    ...(model ? { model } : {}),
+    limits: { contextWindow: window, maxOutput: 2_000 },
+  });
   const rows: PlantedRow[] = [];
-  await replay(entries, window, summarizer, estimator, { keepTokens: Math.floor(window / 4) }, (log, k) => {
-    if (k > rounds) return;
-    const context = viewOf(log);
+  for (const message of messages) {
+    await session.append(message);
+    const prepared = await session.prepare({ format: 'openai' });
+    const outcome = prepared.compaction;
+    if (outcome?.status !== 'compacted' || rows.length >= rounds) continue;
+    const context: Context = {
+      tokens: 0,
+      text: prepared.messages
+        .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+        .join('\n'),
+      details: outcome.pivot.pivot.details,
+    };
     const text = context.text.replace(/[ \t]+/g, ' ');
-    const latest = log.findLast((e) => e.kind === 'message' && e.message.role === 'user');
+    const latest = messages.slice(0, messages.indexOf(message) + 1).findLast((m) => m.role === 'user');
     const facts: Fact[] = [
       ...FACTS,
       {
         name: 'latest request, verbatim',
-        holds: (_c, t) =>
-          latest?.kind === 'message' && t.includes((latest.message.parts[0] as { text: string }).text),
+        holds: (_c, t) => latest !== undefined && t.includes((latest.parts[0] as { text: string }).text),
       },
     ];
     const missing = facts.filter((f) => !f.holds(context, text)).map((f) => f.name);
-    rows.push({ compactions: k, present: facts.length - missing.length, total: facts.length, missing });
-  });
+    rows.push({
+      compactions: rows.length + 1,
+      present: facts.length - missing.length,
+      total: facts.length,
+      missing,
+    });
+  }
   return rows;
 }

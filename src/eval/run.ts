@@ -1,54 +1,26 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LanguageModel } from 'ai';
-import {
-  type CompactionPlan,
-  extractiveSummarizer,
-  llmSummarizer,
-  type Summarizer,
-} from '../compact/index.js';
-import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
+import { InputError } from '../model/errors.js';
 import { estimateErrors } from './estimate.js';
+import { LOCOMO_LAYOUTS } from './layouts.js';
 import { loadLocomo } from './locomo.js';
-import { evalLocomo, type LocomoRow, type Strategy } from './locomo-eval.js';
-import { evalPlanted, type PlantedRow } from './planted.js';
-import { evalSessions, loadSessions, SESSION_CAP, SESSION_SHARE, type SessionScores } from './sessions.js';
-import { condensed, evenSample, newestTail } from './strategies.js';
-import { type EvalCheck, thresholds } from './thresholds.js';
+import { evalLocomo, type Strategy } from './locomo-eval.js';
+import { evalPlanted } from './planted.js';
+import { realCounter } from './real-count.js';
+import type { EvalReport, Stats } from './report.js';
+import { evalSessions, loadSessions, SESSION_CAP, SESSION_SHARE } from './sessions.js';
+import { shippedContext } from './shipped.js';
+import { evenSample, newestTail } from './strategies.js';
+import { thresholds } from './thresholds.js';
 
 export interface EvalOptions {
   /** The shared data folder (holding locomo/ and agent-sessions/). */
   data: string;
   /** Also evaluate an LLM summarizer with this model. */
-  llm?: { model: LanguageModel; label: string };
+  llm?: { model: Exclude<LanguageModel, string>; label: string };
   /** Only the first n LoCoMo conversations (the test's quick subset). */
   conversations?: number;
-}
-
-export type SessionRow = { strategy: string } & SessionScores;
-
-export interface EvalReport {
-  data: string;
-  locomo:
-    | {
-        conversations: number;
-        questions: number;
-        rows: LocomoRow[];
-        /** The same on conversations 6–10 alone: the salience weights were fitted on 1–5. */
-        heldOut: LocomoRow[];
-      }
-    | { skipped: string };
-  sessions: { count: number; rows: SessionRow[] } | { skipped: string };
-  planted: { summaryTokens: number; window: number; rows: Partial<Record<string, PlantedRow[]>> };
-  estimate: { requests: number; calibrated: Stats; plain: Stats } | { skipped: string };
-  checks: EvalCheck[];
-  millis: number;
-}
-
-export interface Stats {
-  mean: number;
-  median: number;
-  p90: number;
 }
 
 function stats(a: readonly number[]): Stats {
@@ -57,95 +29,92 @@ function stats(a: readonly number[]): Stats {
   return { mean: s.reduce((x, y) => x + y, 0) / Math.max(1, s.length), median: at(0.5), p90: at(0.9) };
 }
 
-/** The summary budget of the planted-facts run: half the default, so that choosing matters. */
-export const PLANTED_SUMMARY_TOKENS = 2_000;
+/** The window of the planted-facts run: small, so that eight compactions happen. */
 const PLANTED_WINDOW = 12_000;
 
-function strategies(estimator: Estimator, llm: EvalOptions['llm']): Array<[string, Strategy]> {
-  const list: Array<[string, Strategy]> = [
-    [
-      'condense',
-      (e, b) => condensed(e, b, (n) => extractiveSummarizer({ contextTokens: n, estimator }), estimator),
-    ],
-  ];
-  if (llm) {
-    // A model cannot be held to a budget: it is asked for at most what the tail leaves.
-    const make = (n: number, plan: CompactionPlan): Summarizer =>
-      llmSummarizer({
-        model: llm.model,
-        maxOutputTokens: Math.max(256, n - plan.predictedTailTokens),
-        estimator,
-      });
-    list.push([`condense (${llm.label})`, (e, b) => condensed(e, b, make, estimator)]);
-  }
+/**
+ * The strategies compared at one budget: condense as shipped (default options, only the target
+ * given), the LLM summary when a model is given, and the two baselines.
+ */
+function strategies(llm: EvalOptions['llm']): Array<[string, Strategy]> {
+  const list: Array<[string, Strategy]> = [['condense', (m, b, count) => shippedContext(m, b, count)]];
+  if (llm)
+    list.push([
+      `condense (${llm.label})`,
+      (m, b, count) => shippedContext(m, b, count, { model: llm.model }),
+    ]);
   list.push(
-    ['newest-tail', async (e, b) => newestTail(e, b)],
-    ['even-sample', async (e, b) => evenSample(e, b)],
+    [
+      'newest-tail',
+      async (m, b, count) =>
+        newestTail(
+          m.map((x) => x.message),
+          b,
+          count,
+        ),
+    ],
+    [
+      'even-sample',
+      async (m, b, count) =>
+        evenSample(
+          m.map((x) => x.message),
+          b,
+          count,
+        ),
+    ],
   );
   return list;
 }
 
-/** Runs every part of the evaluation whose data is present. Deterministic without `llm`. */
+function need(path: string, what: string): void {
+  if (!existsSync(path))
+    throw new InputError(`${what} is missing: the evaluation needs it (pass --data <dir>)`, { file: path });
+}
+
+/**
+ * Runs every part of the evaluation. Missing data is an error, never a pass. Deterministic without
+ * `llm`. Everything goes through the public session API with the default options; every context
+ * is counted with the o200k tokenizer.
+ */
 export async function runEval(options: EvalOptions): Promise<EvalReport> {
   const started = Date.now();
-  const estimator = heuristicEstimator();
-  const list = strategies(estimator, options.llm);
   const locomoFile = join(options.data, 'locomo', 'locomo10.json');
-  let locomo: EvalReport['locomo'] = { skipped: `${locomoFile} is absent` };
-  if (existsSync(locomoFile)) {
-    const conversations = loadLocomo(locomoFile, estimator).slice(0, options.conversations);
-    const rows = await evalLocomo(conversations, list, [0.25, 0.5]);
-    const heldOut = await evalLocomo(
-      conversations.slice(5),
-      list.slice(0, 1).concat(list.filter(([n]) => n === 'newest-tail')),
-      [0.25],
-    );
-    const questions = conversations.reduce((a, c) => a + c.questions.length, 0);
-    locomo = { conversations: conversations.length, questions, rows, heldOut };
-  }
   const sessionDir = join(options.data, 'agent-sessions');
-  let sessions: EvalReport['sessions'] = { skipped: `${sessionDir} is absent` };
-  let estimate: EvalReport['estimate'] = { skipped: `${sessionDir} is absent` };
-  if (existsSync(sessionDir)) {
-    const loaded = loadSessions(sessionDir, estimator);
-    sessions = { count: loaded.length, rows: await evalSessions(loaded, list) };
-    const errors = estimateErrors(loaded.map((s) => s.imported));
-    estimate = {
+  need(locomoFile, 'the LoCoMo data (locomo/locomo10.json)');
+  need(sessionDir, 'the real agent sessions (agent-sessions/)');
+  const count = realCounter();
+  const list = strategies(options.llm);
+  const conversations = loadLocomo(locomoFile).slice(0, options.conversations);
+  const rows = await evalLocomo(conversations, list, [0.25, 0.5], LOCOMO_LAYOUTS, count);
+  const baseline = list.filter(([n]) => n === 'condense' || n === 'newest-tail');
+  const heldOut = await evalLocomo(conversations.slice(5), baseline, [0.25], ['names'], count);
+  const questions = conversations.reduce((a, c) => a + c.questions.length, 0);
+
+  const loaded = loadSessions(sessionDir);
+  if (loaded.length === 0) throw new InputError('no agent session found', { file: sessionDir });
+  const sessions = { count: loaded.length, rows: await evalSessions(loaded, list, count) };
+  const errors = estimateErrors(loaded.map((s) => s.imported));
+  const planted: EvalReport['planted'] = { window: PLANTED_WINDOW, rows: {} };
+  planted.rows.condense = await evalPlanted(undefined, 8, PLANTED_WINDOW);
+  if (options.llm)
+    planted.rows[`condense (${options.llm.label})`] = await evalPlanted(options.llm.model, 8, PLANTED_WINDOW);
+  const report: EvalReport = {
+    data: options.data,
+    locomo: { conversations: conversations.length, questions, rows, heldOut },
+    sessions,
+    planted,
+    estimate: {
       requests: errors.calibrated.length,
       calibrated: stats(errors.calibrated),
       plain: stats(errors.plain),
-    };
-  }
-  const planted: EvalReport['planted'] = {
-    summaryTokens: PLANTED_SUMMARY_TOKENS,
-    window: PLANTED_WINDOW,
-    rows: {},
-  };
-  planted.rows.condense = await evalPlanted(
-    extractiveSummarizer({ summaryTokens: PLANTED_SUMMARY_TOKENS, estimator }),
-    estimator,
-    8,
-    PLANTED_WINDOW,
-  );
-  if (options.llm)
-    planted.rows[`condense (${options.llm.label})`] = await evalPlanted(
-      llmSummarizer({ model: options.llm.model, maxOutputTokens: PLANTED_SUMMARY_TOKENS, estimator }),
-      estimator,
-      8,
-      PLANTED_WINDOW,
-    );
-  const report = {
-    data: options.data,
-    locomo,
-    sessions,
-    planted,
-    estimate,
+    },
     checks: [],
     millis: 0,
-  } as EvalReport;
+  };
   report.checks = thresholds(report);
   report.millis = Date.now() - started;
   return report;
 }
 
+export type { EvalReport, SessionRow } from './report.js';
 export { SESSION_CAP, SESSION_SHARE };

@@ -1,18 +1,17 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ImportedSession, parseTranscript } from '../import/index.js';
-import { buildMessageEntry } from '../model/build.js';
-import type { MessageEntry } from '../model/entry.js';
-import type { Estimator } from '../tokens/estimator.js';
 import type { Strategy } from './locomo-eval.js';
+import { messageTokens } from './real-count.js';
+import type { Timed } from './shipped.js';
 import type { Context } from './strategies.js';
 import { type SessionTruth, sessionTruth } from './truth.js';
 
-/** A real agent session: its messages as a log, and what it holds. */
+/** A real agent session: its messages, and what it holds. */
 export interface RealSession {
   name: string;
   imported: ImportedSession;
-  entries: MessageEntry[];
+  messages: Timed[];
   truth: SessionTruth;
 }
 
@@ -23,7 +22,7 @@ const FAMILIES: Array<[string, string]> = [
 ];
 
 /** Every session in agent-sessions/, imported with condense's own importers. */
-export function loadSessions(dir: string, estimator: Estimator): RealSession[] {
+export function loadSessions(dir: string): RealSession[] {
   const out: RealSession[] = [];
   for (const [family, ext] of FAMILIES) {
     const folder = join(dir, family);
@@ -35,15 +34,10 @@ export function loadSessions(dir: string, estimator: Estimator): RealSession[] {
       const raw = readFileSync(file, 'utf8');
       const parsed = parseTranscript(raw, { file });
       const session = Array.isArray(parsed) ? parsed[0]! : parsed;
-      const entries: MessageEntry[] = [];
-      session.messages.forEach((m, i) => {
-        const place = { sessionId: name, seq: i, parentId: entries.at(-1)?.id ?? null, id: `m${i}` };
-        entries.push(buildMessageEntry(m.message, { ...place, createdAt: m.createdAt ?? i }, estimator));
-      });
       out.push({
         name: `${family}/${name}`,
         imported: session,
-        entries,
+        messages: session.messages.map((m, i) => ({ message: m.message, createdAt: m.createdAt ?? i })),
         truth: sessionTruth(session, family === 'claude-code' ? raw : undefined),
       });
     }
@@ -128,14 +122,15 @@ export const SESSION_CAP = 4_000;
 export async function evalSessions(
   sessions: readonly RealSession[],
   strategies: ReadonlyArray<[string, Strategy]>,
+  count: (text: string) => number,
 ): Promise<Array<{ strategy: string } & SessionScores>> {
   const rows: Array<{ strategy: string } & SessionScores> = [];
   for (const [name, strategy] of strategies) {
     const scores = emptyScores();
     for (const s of sessions) {
-      const total = s.entries.reduce((a, e) => a + e.tokens, 0);
+      const total = s.messages.reduce((a, m) => a + messageTokens(m.message, count), 0);
       const budget = Math.min(SESSION_CAP, Math.floor(total * SESSION_SHARE));
-      scoreSession(s, await strategy(s.entries, budget), budget, scores);
+      scoreSession(s, await strategy(s.messages, budget, count), budget, scores);
     }
     rows.push({ strategy: name, ...scores });
   }

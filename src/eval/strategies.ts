@@ -1,15 +1,11 @@
-import {
-  buildSummaryRequest,
-  type CompactionPlan,
-  isNothingToCompact,
-  planCompaction,
-  type Summarizer,
-} from '../compact/index.js';
-import type { MessageEntry, PivotDetails } from '../model/entry.js';
+import type { PivotDetails } from '../model/entry.js';
 import type { Message } from '../model/message.js';
-import { type Estimator, toolOutputText } from '../tokens/estimator.js';
+import { messageTokens } from './real-count.js';
+import { messageText } from './text.js';
 
-/** What one strategy leaves in the context at a budget: its text (for the checks) and its size. */
+export { messageText } from './text.js';
+
+/** What one strategy leaves in the context at a budget: its text (for the checks) and its real size. */
 export interface Context {
   tokens: number;
   text: string;
@@ -21,70 +17,44 @@ export interface Context {
   latestRequest?: string;
 }
 
-/** Everything of a message the model reads: text, tool calls with their input, outputs and errors. */
-export function messageText(message: Message): string {
-  const out: string[] = [];
-  for (const p of message.parts) {
-    if (p.type === 'text' || p.type === 'reasoning') out.push(p.text);
-    else if (p.type === 'tool') out.push(`${p.name} ${JSON.stringify(p.input)}`, toolOutputText(p));
-  }
-  return out.join('\n');
-}
-
-function keep(entries: readonly MessageEntry[]): Context {
+function keep(messages: readonly Message[], count: (text: string) => number): Context {
   return {
-    tokens: entries.reduce((a, e) => a + e.tokens, 0),
-    text: entries.map((e) => messageText(e.message)).join('\n'),
+    tokens: messages.reduce((a, m) => a + messageTokens(m, count), 0),
+    text: messages.map(messageText).join('\n'),
   };
 }
 
 /** The newest messages that fit the budget. */
-export function newestTail(entries: readonly MessageEntry[], budget: number): Context {
+export function newestTail(
+  messages: readonly Message[],
+  budget: number,
+  count: (text: string) => number,
+): Context {
   let tokens = 0;
-  let from = entries.length;
-  while (from > 0 && tokens + entries[from - 1]!.tokens <= budget) tokens += entries[--from]!.tokens;
-  return keep(entries.slice(from));
+  let from = messages.length;
+  while (from > 0 && tokens + messageTokens(messages[from - 1]!, count) <= budget)
+    tokens += messageTokens(messages[--from]!, count);
+  return keep(messages.slice(from), count);
 }
 
 /** The most messages, spread evenly over the whole conversation, that fit the budget. */
-export function evenSample(entries: readonly MessageEntry[], budget: number): Context {
+export function evenSample(
+  messages: readonly Message[],
+  budget: number,
+  count: (text: string) => number,
+): Context {
+  const sizes = messages.map((m) => messageTokens(m, count));
   const pick = (k: number) =>
     k === 1
-      ? [entries.at(-1)!]
-      : Array.from({ length: k }, (_, i) => entries[Math.round((i * (entries.length - 1)) / (k - 1))]!);
-  const size = (list: MessageEntry[]) => list.reduce((a, e) => a + e.tokens, 0);
-  for (let k = entries.length; k > 0; k--) {
-    const list = pick(k);
-    if (size(list) <= budget) return keep(list);
+      ? [messages.length - 1]
+      : Array.from({ length: k }, (_, i) => Math.round((i * (messages.length - 1)) / (k - 1)));
+  // The largest k that fits, by bisection: the size of an even pick grows with k (near enough).
+  let lo = 0;
+  let hi = messages.length;
+  while (lo < hi) {
+    const k = Math.ceil((lo + hi) / 2);
+    if (pick(k).reduce((a, i) => a + sizes[i]!, 0) <= budget) lo = k;
+    else hi = k - 1;
   }
-  return keep([]);
-}
-
-/** Share of the budget the kept tail may take; the summary gets the rest (see README, Evaluation). */
-export const TAIL_SHARE = 0.1;
-/** Framing tokens of the summary message (the estimator's per-message overhead). */
-const SUMMARY_FRAMING = 4;
-
-/**
- * condense at a budget: the newest turns up to TAIL_SHARE of it stay verbatim and the summarizer
- * gets the rest (`summarizerFor(budget)`: the extractive one takes it as `contextTokens`),
- * exactly as a compaction would send them.
- */
-export async function condensed(
-  entries: MessageEntry[],
-  budget: number,
-  summarizerFor: (contextTokens: number, plan: CompactionPlan) => Summarizer,
-  estimator: Estimator,
-): Promise<Context> {
-  const plan = planCompaction(entries, { keepTokens: Math.floor(budget * TAIL_SHARE) });
-  if (isNothingToCompact(plan)) return keep(entries);
-  const { text, details } = await summarizerFor(budget, plan).summarize(buildSummaryRequest(plan));
-  const tail = keep(plan.toKeep);
-  return {
-    tokens: estimator.text(text) + SUMMARY_FRAMING + tail.tokens,
-    text: `${text}\n${tail.text}`,
-    summary: text,
-    details,
-    ...(plan.latestUserRequest === undefined ? {} : { latestRequest: plan.latestUserRequest }),
-  };
+  return keep(lo === 0 ? [] : pick(lo).map((i) => messages[i]!), count);
 }

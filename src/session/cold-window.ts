@@ -6,6 +6,7 @@ import {
   type NothingToCompact,
   type PlanOptions,
   planCompaction,
+  type SummaryBudget,
 } from '../compact/index.js';
 import { buildCompactionEntry } from '../model/build.js';
 import { type CompactionEntry, type Entry, isMessageEntry, type MessageEntry } from '../model/entry.js';
@@ -21,6 +22,8 @@ const CHUNK_WINDOWS = 10;
 export interface ChunkOptions {
   instructions?: string;
   signal?: AbortSignal;
+  /** Each chunk's running summary keeps to this size. */
+  budget?: SummaryBudget;
 }
 
 /**
@@ -90,6 +93,7 @@ async function summarizeChunk(
     instructions: opts.instructions,
     estimator,
     appendix: compaction.appendix,
+    ...(opts.budget ? { budget: opts.budget } : {}),
   });
   const result = await summarizer.summarize(request, opts.signal);
   opts.signal?.throwIfAborted();

@@ -3,7 +3,7 @@ import { buildCompactionEntry } from '../model/build.js';
 import type { CompactionEntry, Entry, Pivot, PivotDetails } from '../model/entry.js';
 import type { Message } from '../model/message.js';
 import type { Session } from './session.js';
-import { afterPivot } from './state.js';
+import { afterPivot, currentCalibration } from './state.js';
 
 /**
  * The second half of a compaction, shared by the one that summarizes on the agent's path and the
@@ -31,6 +31,8 @@ export interface CompactionFigures {
   overhead: number;
   /** The window's raw tokens then: what is appended while the summary is written counts on top. */
   activeTokens: number;
+  /** Whether `ratio` was learned from reported usage (else it is the prior). */
+  calibrated: boolean;
 }
 
 export function compactionFigures(session: Session): CompactionFigures {
@@ -39,9 +41,16 @@ export function compactionFigures(session: Session): CompactionFigures {
   // Besides the declared system prompt and tools, the provider counted tokens the log cannot
   // explain (the calibration residual): they stay after compaction too.
   const state = log.record.state;
-  const residual = state.calibration[state.lastUsage?.model ?? config.model]?.residual ?? 0;
+  const calibration = currentCalibration(state, config.model);
+  const residual = calibration?.residual ?? 0;
   const overhead = Math.ceil(session.overheadRaw * estimate.ratio + Math.max(0, residual));
-  return { tokensBefore: estimate.tokens, ratio: estimate.ratio, overhead, activeTokens: state.activeTokens };
+  return {
+    tokensBefore: estimate.tokens,
+    ratio: estimate.ratio,
+    overhead,
+    activeTokens: state.activeTokens,
+    calibrated: calibration !== undefined && config.checks.estimate !== 'local',
+  };
 }
 
 /** Everything a pivot is made of except where it lands, which the write decides. */

@@ -1,11 +1,20 @@
 import {
   buildSummaryRequest,
+  type CompactionPlan,
+  compactionTarget,
   DEFAULT_PLAN_OPTIONS,
   FloorTooLargeError,
   type PlanOptions,
   planCompaction,
+  SUMMARY_FRAMING,
+  type SummaryBudget,
+  summaryRoom,
+  tailCap,
 } from '../compact/index.js';
+import { DEFAULT_MARKER_QUESTION, summaryMessages } from '../context/summary.js';
 import type { Message } from '../model/message.js';
+import { budgetEstimator } from '../tokens/budget-count.js';
+import type { Estimator } from '../tokens/estimator.js';
 import { planHeldInPart } from './cold-window.js';
 import { type CompactionOutcome, commitPivot, compactionFigures, storedSummary } from './commit.js';
 import { finishCompaction } from './finish.js';
@@ -21,30 +30,48 @@ export { CONTINUE_MESSAGE } from './finish.js';
  */
 export async function runCompaction(
   session: Session,
-  opts: { auto: boolean; instructions?: string; markerId?: string; signal?: AbortSignal },
+  opts: {
+    auto: boolean;
+    instructions?: string;
+    markerId?: string;
+    signal?: AbortSignal;
+    targetTokens?: number;
+  },
 ): Promise<CompactionOutcome> {
   const started = Date.now();
   const { config, log } = session;
   const previousPivotId = log.record.state.pivotId;
   const figures = compactionFigures(session);
   const { tokensBefore, ratio, overhead } = figures;
-  const calibrated = (raw: number) => Math.ceil(raw * ratio);
   const limit = config.budget.limit;
   const instructions = compactionInstructions(session, opts.instructions);
-  const options = planOptions(session, limit === null ? null : limit - overhead, ratio);
+  const counter = budgetEstimator({
+    model: config.model,
+    estimator: config.estimator,
+    ratio,
+    calibrated: figures.calibrated,
+  });
+  const target = compactionTarget({
+    asked: opts.targetTokens ?? config.compaction.targetTokens,
+    limit,
+    overhead,
+    tokensBefore,
+    auto: opts.auto,
+  });
+  const options = planOptions(session, limit === null ? null : limit - overhead, ratio, target);
+  const chunkBudget: SummaryBudget = {
+    tokens: Math.max(1, target - tailCap(target)),
+    count: counter.text,
+  };
   // A window held only in part is streamed and pre-summarized in chunks (session/cold-window.ts).
   const plan = log.whole
     ? planCompaction(log.active, options)
-    : await planHeldInPart(session, options, { instructions, signal: opts.signal });
+    : await planHeldInPart(session, options, { instructions, signal: opts.signal, budget: chunkBudget });
   if ('nothing' in plan) {
     if (opts.markerId) await clearMarker(session);
     return { status: 'skipped', reason: plan.reason };
   }
-  // The floor: what no summary can remove — system prompt and tools, the verbatim tail, and the
-  // latest request, which every summary repeats word for word.
-  const requestTokens = plan.requestInTail ? 0 : config.estimator.text(plan.latestUserRequest ?? '');
-  const floor = overhead + calibrated(plan.predictedTailTokens + requestTokens);
-  if (limit !== null && floor > limit) throw new FloorTooLargeError({ floorTokens: floor, budget: limit });
+  const budget = summaryBudget(session, plan, { target, counter, overhead });
   if ((await config.hooks.beforeCompact?.({ auto: opts.auto, tokensBefore })) === false) {
     return { status: 'skipped', reason: 'cancelled by the beforeCompact hook' };
   }
@@ -55,7 +82,12 @@ export async function runCompaction(
   });
 
   const { appendix, summaryCall } = config.compaction;
-  const request = buildSummaryRequest(plan, { instructions, estimator: config.estimator, appendix });
+  const request = buildSummaryRequest(plan, {
+    instructions,
+    estimator: config.estimator,
+    appendix,
+    budget,
+  });
   let view: Message[] | undefined;
   const spanView = () => (view ??= summarizedView(config, log.active, plan));
   if (summaryCall) {
@@ -94,19 +126,59 @@ export function compactionInstructions(session: Session, own?: string): string |
   return [session.config.compaction.instructions, own].filter(Boolean).join('\n\n') || undefined;
 }
 
-/** Share of the trigger limit the verbatim tail may take, so the context after has room to grow. */
+/** Share of the trigger limit a configured verbatim tail may take, so the context after has room to grow. */
 const MAX_TAIL_SHARE = 0.4;
 
 /**
- * The configured plan, with the kept tail capped by the room the budget leaves beside the fixed
- * overhead: seed 002's 30,000 tokens suit a 200k window, but with a small one they would leave
- * the context as full as before.
+ * The plan's options. By default the tail is whole turns, newest first, up to its share of the
+ * target (in the log's raw tokens). A configured tail (a preset's, or `plan.keepTokens`) is kept,
+ * capped by the room the budget leaves beside the fixed overhead: seed 002's 30,000 tokens suit a
+ * 200k window, but with a small one they would leave the context as full as before.
  */
-export function planOptions(session: Session, room: number | null, ratio: number): PlanOptions {
+export function planOptions(
+  session: Session,
+  room: number | null,
+  ratio: number,
+  target: number,
+): PlanOptions {
   const plan = session.config.compaction.plan ?? {};
-  if (room === null || plan.keepNone) return plan;
-  const cap = Math.max(1, Math.floor((Math.max(0, room) * MAX_TAIL_SHARE) / Math.max(ratio, 0.01)));
+  if (plan.keepNone) return plan;
+  const raw = (tokens: number) => Math.max(1, Math.floor(tokens / Math.max(ratio, 0.01)));
+  if (plan.keepTokens === undefined)
+    return { keepTurns: Number.MAX_SAFE_INTEGER, ...plan, keepTokens: raw(tailCap(target)) };
+  if (room === null) return plan;
+  const cap = raw(Math.max(0, room) * MAX_TAIL_SHARE);
   return { ...plan, keepTokens: Math.min(plan.keepTokens ?? DEFAULT_PLAN_OPTIONS.keepTokens, cap) };
+}
+
+/**
+ * The summary's share of the target once the tail is chosen, counted as the provider counts. The
+ * floor — system prompt and tools, the verbatim tail, and the latest request, which every summary
+ * repeats word for word — must fit the limit with at least a minimal summary beside it, else no
+ * compaction can help: FloorTooLargeError.
+ */
+export function summaryBudget(
+  session: Session,
+  plan: CompactionPlan,
+  f: { target: number; counter: Estimator; overhead: number },
+): SummaryBudget {
+  const limit = session.config.budget.limit;
+  const tail = plan.toKeep.reduce((a, e) => a + f.counter.message(e.message), 0);
+  const request = plan.requestInTail ? 0 : f.counter.text(plan.latestUserRequest ?? '');
+  const floor = f.overhead + tail + request;
+  if (limit !== null && floor > limit) throw new FloorTooLargeError({ floorTokens: floor, budget: limit });
+  // The summary's own message costs its framing besides its text: the delimiters of its layout.
+  const { summaryAs = 'user', markerQuestion = DEFAULT_MARKER_QUESTION } = session.config.compaction;
+  const framing = summaryMessages('', summaryAs, markerQuestion).reduce(
+    (a, m) => a + f.counter.message(m),
+    0,
+  );
+  let tokens = summaryRoom(f.target, tail + framing, 0) + SUMMARY_FRAMING;
+  const configured = session.config.compaction.summaryTokens;
+  if (configured !== undefined) tokens = Math.min(tokens, configured);
+  // Never past the limit, whatever the target asked for.
+  if (limit !== null) tokens = Math.min(tokens, limit - f.overhead - tail - framing);
+  return { tokens: Math.max(1, tokens), count: f.counter.text };
 }
 
 async function clearMarker(session: Session): Promise<void> {

@@ -31,7 +31,13 @@ export interface CompactionSettings {
   plan?: PlanOptions;
   /** How the summary appears in the model's view (default 'user'). */
   summaryAs?: ViewOptions['summaryAs'];
-  /** Token budget the summary should respect (extractive). */
+  /**
+   * What an automatic compaction leaves: the summary and the verbatim tail together, in the
+   * provider's tokens (system prompt and tools aside). condense chooses the split. Default: half
+   * the room the trigger limit leaves beside the system prompt and tools.
+   */
+  targetTokens?: number;
+  /** A cap on the summary's share of the target. */
   summaryTokens?: number;
   /** Append seed 001's continue message after an automatic compaction; a string replaces the text. */
   continueMessage?: boolean | string;

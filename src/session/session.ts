@@ -291,9 +291,19 @@ export class Session {
     return this.compact({ auto, instructions, markerId, signal });
   }
 
-  /** Compacts now (manual by default). Throws a typed error if it cannot make the context smaller. */
+  /**
+   * Compacts now (manual by default). `targetTokens`: what the summary and the verbatim tail may
+   * hold together (default: the automatic compaction's target, at most half the context now).
+   * Throws a typed error if it cannot make the context smaller.
+   */
   async compact(
-    opts: { instructions?: string; auto?: boolean; markerId?: string; signal?: AbortSignal } = {},
+    opts: {
+      instructions?: string;
+      auto?: boolean;
+      markerId?: string;
+      signal?: AbortSignal;
+      targetTokens?: number;
+    } = {},
   ): Promise<CompactionOutcome> {
     await this.log.refresh();
     const auto = opts.auto ?? false;

@@ -1,15 +1,12 @@
 import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractiveSummarizer } from '../../src/compact/extractive.js';
-import { replay } from '../../src/eval/replay.js';
+import { realCounter } from '../../src/eval/real-count.js';
 import { loadSessions, type RealSession } from '../../src/eval/sessions.js';
-import { condensed } from '../../src/eval/strategies.js';
+import { sessionOf, shippedContext } from '../../src/eval/shipped.js';
 import type { PivotDetails } from '../../src/model/entry.js';
-import { heuristicEstimator } from '../../src/tokens/estimator.js';
 import { DATA_DIR, HAS_DATA, NO_DATA } from '../cli/support.js';
 
-const estimator = heuristicEstimator();
-const sessions: RealSession[] = HAS_DATA ? loadSessions(`${DATA_DIR}/agent-sessions`, estimator) : [];
+const sessions: RealSession[] = HAS_DATA ? loadSessions(`${DATA_DIR}/agent-sessions`) : [];
 
 /** Where a path points, whatever its spelling: absolute, with `~` and the working directory resolved. */
 function target(path: string, cwd: string | undefined): string {
@@ -40,7 +37,7 @@ function check(s: RealSession, details: PivotDetails | undefined): void {
   const cwd = s.truth.cwd;
   const paths = [...new Set([...(details?.filesRead ?? []), ...(details?.filesModified ?? [])])];
   const inputs = JSON.stringify(
-    s.entries.map((e) => e.message.parts.map((p) => (p.type === 'tool' ? p.input : null))),
+    s.messages.map((m) => m.message.parts.map((p) => (p.type === 'tool' ? p.input : null))),
   );
   const seen = new Map<string, string>();
   for (const p of paths) {
@@ -65,26 +62,26 @@ describe.skipIf(!HAS_DATA)(
   () => {
     if (!HAS_DATA) console.warn(NO_DATA);
     it.each(sessions.map((s) => [s.name, s] as const))('%s', async (_name, s) => {
-      const total = s.entries.reduce((a, e) => a + e.tokens, 0);
-      const once = await condensed(
-        s.entries,
-        Math.min(4_000, Math.floor(total / 4)),
-        (n) => extractiveSummarizer({ contextTokens: n, estimator }),
-        estimator,
-      );
+      const count = realCounter();
+      const total = s.messages.reduce((a, m) => a + count(JSON.stringify(m.message)), 0);
+      const once = await shippedContext(s.messages, Math.min(4_000, Math.floor(total / 4)), count);
       check(s, once.details);
       // After repeated compactions too: carried lists merge without a second spelling.
-      const r = await replay(
-        s.entries,
-        Math.max(3_000, Math.floor(total / 8)),
-        extractiveSummarizer({ estimator }),
-        estimator,
-        {
-          keepTokens: 1_000,
-        },
-      );
-      expect(r.compactions).toBeGreaterThan(0);
-      check(s, r.context.details);
+      const session = await sessionOf([]);
+      let last: PivotDetails | undefined;
+      let compactions = 0;
+      for (const m of s.messages) {
+        await session.append(m.message);
+        if (session.estimate().tokens > Math.max(3_000, Math.floor(total / 8))) {
+          const outcome = await session.compact();
+          if (outcome.status === 'compacted') {
+            compactions++;
+            last = outcome.pivot.pivot.details;
+          }
+        }
+      }
+      expect(compactions).toBeGreaterThan(0);
+      check(s, last);
     });
   },
 );

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { extractiveSummarizer, isNothingToCompact, planCompaction } from '../../src/compact/index.js';
+import {
+  compactionTarget,
+  extractiveSummarizer,
+  isNothingToCompact,
+  planCompaction,
+  tailCap,
+} from '../../src/compact/index.js';
 import { validate } from '../../src/context/index.js';
 import { syntheticSession } from '../../src/demo/synthetic.js';
 import { buildLog } from '../../src/model/build.js';
@@ -83,9 +89,13 @@ describe('a window far larger than the model is opened and compacted in bounded 
     const history = await base.loadFrom('big', 0);
     checkLineage(history);
     checkActiveWindow(session, history);
-    // The kept tail is the one a plan over the whole window would keep (the tail cap compaction
-    // applies here: 40% of the 16,000-token limit).
-    const whole = planCompaction(history.slice(0, SIZE), { keepTokens: 6_400 });
+    // The kept tail is the one a plan over the whole window would keep (whole turns up to the
+    // tail's share of the automatic target: half the 16,000-token limit).
+    const target = compactionTarget({ limit: 16_000, overhead: 0, tokensBefore: 0, auto: true });
+    const whole = planCompaction(history.slice(0, SIZE), {
+      keepTurns: Number.MAX_SAFE_INTEGER,
+      keepTokens: tailCap(target),
+    });
     const pivot = history.at(-1)!;
     if (isNothingToCompact(whole) || pivot.kind !== 'compaction') throw new Error('expected a pivot');
     expect(pivot.pivot.firstKeptId).toBe(whole.firstKeptId);

@@ -10,7 +10,8 @@ import {
 import type { Entry } from '../../model/entry.js';
 import type { Message } from '../../model/message.js';
 import type { SessionState } from '../../model/session.js';
-import type { Estimator } from '../../tokens/estimator.js';
+import { type BudgetCountInput, budgetCounter } from '../../tokens/budget-count.js';
+import { type Estimator, heuristicEstimator } from '../../tokens/estimator.js';
 import { seedCall } from '../summary-input.js';
 
 /**
@@ -41,6 +42,8 @@ export interface SummaryJob {
   appendix?: boolean;
   /** A preset's summary call (`compaction.summaryCall`): made of the span as the model saw it. */
   call?: { spec: SummaryCall; view: Message[]; agent: { system?: string; tools?: unknown } };
+  /** The summary's size limit and how the provider's count is made (plain data: see budget-count). */
+  budget?: { tokens: number; count: Omit<BudgetCountInput, 'estimator'> };
 }
 
 /** A finished job: the summarizer's result and who wrote it (the pivot records both). */
@@ -110,10 +113,19 @@ export async function summarizeJob(
   estimator?: Estimator,
   signal?: AbortSignal,
 ): Promise<PreparedSummary> {
+  const { budget } = job;
   const request = buildSummaryRequest(job.plan, {
     instructions: job.instructions,
     appendix: job.appendix,
     ...(estimator ? { estimator } : {}),
+    ...(budget
+      ? {
+          budget: {
+            tokens: budget.tokens,
+            count: budgetCounter({ ...budget.count, estimator: estimator ?? heuristicEstimator() }),
+          },
+        }
+      : {}),
   });
   if (job.call) request.call = seedCall(job.call.spec, job.call.view, job.call.agent);
   const { text, details } = await summarizer.summarize(request, signal);

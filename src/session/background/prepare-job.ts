@@ -1,11 +1,13 @@
 import {
   type CompactionPlan,
+  compactionTarget,
   DEFAULT_PLAN_OPTIONS,
   type NothingToCompact,
   planCompaction,
 } from '../../compact/index.js';
+import { budgetEstimator } from '../../tokens/budget-count.js';
 import { compactionFigures } from '../commit.js';
-import { compactionInstructions, planOptions } from '../compaction.js';
+import { compactionInstructions, planOptions, summaryBudget } from '../compaction.js';
 import type { Session } from '../session.js';
 import { summarizedView } from '../summary-input.js';
 import { basisOf, type SummaryJob } from './job.js';
@@ -20,7 +22,8 @@ import { basisOf, type SummaryJob } from './job.js';
 export function softPlan(session: Session, tokens: number): CompactionPlan | NothingToCompact {
   const { ratio, overhead } = compactionFigures(session);
   const limit = session.config.budget.limit;
-  const options = planOptions(session, limit === null ? null : limit - overhead, ratio);
+  const target = softTarget(session, tokens);
+  const options = planOptions(session, limit === null ? null : limit - overhead, ratio, target);
   if (limit === null || options.keepNone) return planCompaction(session.log.active, options);
   const growth = Math.max(0, (limit - tokens) / Math.max(ratio, 0.01));
   const keep = options.keepTokens ?? DEFAULT_PLAN_OPTIONS.keepTokens;
@@ -28,15 +31,33 @@ export function softPlan(session: Session, tokens: number): CompactionPlan | Not
   return planCompaction(session.log.active, { ...options, keepTokens });
 }
 
+/** The automatic compaction's target, as the compaction at the hard threshold would take it. */
+function softTarget(session: Session, tokens: number): number {
+  const { overhead } = compactionFigures(session);
+  return compactionTarget({
+    asked: session.config.compaction.targetTokens,
+    limit: session.config.budget.limit,
+    overhead,
+    tokensBefore: tokens,
+    auto: true,
+  });
+}
+
 /** The job for `plan`: the session's settings for summaries, as data. */
 export function buildJob(session: Session, plan: CompactionPlan): SummaryJob {
   const { config, log } = session;
+  const figures = compactionFigures(session);
+  const count = { model: config.model, ratio: figures.ratio, calibrated: figures.calibrated };
+  const counter = budgetEstimator({ ...count, estimator: config.estimator });
+  const target = softTarget(session, figures.tokensBefore);
+  const { tokens } = summaryBudget(session, plan, { target, counter, overhead: figures.overhead });
   const instructions = compactionInstructions(session);
   const { summaryCall, appendix } = config.compaction;
   const job: SummaryJob = {
     sessionId: session.id,
     basis: basisOf(log.record.state, log.active, plan),
     plan,
+    budget: { tokens, count },
     ...(instructions ? { instructions } : {}),
     ...(appendix !== undefined ? { appendix } : {}),
   };

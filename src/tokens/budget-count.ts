@@ -1,0 +1,74 @@
+import { createRequire } from 'node:module';
+import { type Estimator, makeEstimator, type TextCounter } from './estimator.js';
+import type { ExactEncoding } from './exact.js';
+
+/**
+ * The count a compaction's target is held to. An estimate that is a third too low turns a
+ * "fits" into a rejected request, so a target is checked against the provider's own count where
+ * it can be known:
+ *
+ * - after the provider reported usage, the session's learned ratio (its real tokens per local
+ *   estimate) scales the local count: that is the provider's own tokenizer, measured;
+ * - before any usage, OpenAI models (and models nobody named) are counted with their BPE
+ *   encoding (o200k / cl100k);
+ * - other providers' tokenizers are not public: the o200k count plus a margin, since Claude and
+ *   Gemini count 10–40% more tokens than o200k on the same text (prose at the low end, code and
+ *   JSON at the high end), until usage calibrates it;
+ * - without the tokenizer package, the local estimate plus the same margin.
+ */
+export interface BudgetCountInput {
+  model: string;
+  estimator: Estimator;
+  /** Provider tokens per local-estimate token, learned from reported usage. */
+  ratio: number;
+  /** Whether `ratio` comes from reported usage (else it is the prior, 1). */
+  calibrated: boolean;
+}
+
+/** Margin on an unmeasured count for a provider whose tokenizer is not public. */
+export const UNCALIBRATED_MARGIN = 1.2;
+
+const OPENAI_O200K = /^(?:openai\/)?(?:gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o|gpt-oss)/i;
+const OPENAI_CL100K = /^(?:openai\/)?(?:gpt-4(?![.o])|gpt-3\.5)/i;
+
+/** The BPE encoding a model id is known to use, 'unknown' for an id nobody registered, else null. */
+export function encodingOf(model: string): ExactEncoding | 'unknown' | null {
+  if (OPENAI_O200K.test(model)) return 'o200k_base';
+  if (OPENAI_CL100K.test(model)) return 'cl100k_base';
+  return model === 'unknown' || model === '' ? 'unknown' : null;
+}
+
+type CountTokens = (text: string, options?: { disallowedSpecial?: Set<string> }) => number;
+const require = createRequire(import.meta.url);
+const loaded = new Map<ExactEncoding, CountTokens | null>();
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** The tokenizer's count function, or null when the optional package is not installed. */
+export function tokenizerCount(encoding: ExactEncoding): CountTokens | null {
+  if (!loaded.has(encoding)) {
+    try {
+      const mod = require(`gpt-tokenizer/cjs/encoding/${encoding}`) as { countTokens: CountTokens };
+      loaded.set(encoding, mod.countTokens);
+    } catch {
+      loaded.set(encoding, null);
+    }
+  }
+  return loaded.get(encoding) ?? null;
+}
+
+/** Counts `text` the way the budget is held to (see BudgetCountInput). */
+export function budgetCounter(input: BudgetCountInput): TextCounter {
+  const { estimator, ratio } = input;
+  if (input.calibrated) return (text) => Math.ceil(estimator.text(text) * ratio);
+  if (estimator.name.startsWith('exact:')) return (text) => estimator.text(text);
+  const encoding = encodingOf(input.model);
+  const margin = encoding === null ? UNCALIBRATED_MARGIN : 1;
+  const count = tokenizerCount(encoding === null || encoding === 'unknown' ? 'o200k_base' : encoding);
+  if (count === null) return (text) => Math.ceil(estimator.text(text) * UNCALIBRATED_MARGIN);
+  return (text) => Math.ceil(count(text, PLAIN_TEXT) * margin);
+}
+
+/** An estimator counting like `budgetCounter`, with the estimator's rules for parts and framing. */
+export function budgetEstimator(input: BudgetCountInput): Estimator {
+  return makeEstimator('budget', budgetCounter(input));
+}
