@@ -141,7 +141,8 @@ export function renderExtractive(model: ExtractiveModel, chosen: ReadonlySet<num
     ...(decisions.length > 0 ? ['Decisions the user stated (verbatim):', ...decisions] : []),
   ]);
   const modified = d.filesModified.length;
-  const read = d.filesRead.filter((f) => !d.filesModified.includes(f)).length;
+  const modifiedSet = new Set(d.filesModified);
+  const read = d.filesRead.filter((f) => !modifiedSet.has(f)).length;
   section(3, [
     modified + read === 0
       ? '- No file operations recorded.'

@@ -38,6 +38,30 @@ export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarize
   };
 }
 
+/** Most of the budget the deterministic facts may take, so that quotes always have room. */
+const APPENDIX_SHARE = 0.5;
+
+/**
+ * The text's lines up to `max` tokens: the first lines (headings, the earliest facts) and the last
+ * (the latest request), with a count of those left out in between. Facts are never silently lost:
+ * what is left out is counted, and every one of them stays in the session's history.
+ */
+export function boundedLines(text: string, max: number, count: (text: string) => number): string {
+  if (count(text) <= max) return text;
+  const lines = text.split('\n');
+  const last = lines.at(-1)!;
+  const note = (n: number) => `(${n} more lines of facts left out here; they are in the session's history)`;
+  let room = max - count(last) - count(note(lines.length)) - 2;
+  const kept: string[] = [];
+  for (const line of lines.slice(0, -1)) {
+    const cost = count(line) + 1;
+    if (cost > room) break;
+    kept.push(line);
+    room -= cost;
+  }
+  return [...kept, note(lines.length - 1 - kept.length), last].join('\n');
+}
+
 /** Rounds of choosing again with the room the last rendering left or overran. */
 const FIT_ROUNDS = 8;
 
@@ -52,7 +76,10 @@ export function summarizeExtractive(
   const analysis = analyzeSpan(request.plan.toSummarize, previous);
   const details = collectDetails(request.plan, analysis);
   // A preset may send the summary without the appendix (request.appendix false).
-  const appendix = request.appendix === false ? '' : buildAppendix(details, !request.plan.requestInTail);
+  const appendix =
+    request.appendix === false
+      ? ''
+      : boundedLines(buildAppendix(details, !request.plan.requestInTail), budget * APPENDIX_SHARE, count);
   const instructions = request.instructions
     ? `User's instructions for this summary: ${request.instructions}\n\n`
     : '';

@@ -15,6 +15,12 @@ export const TAIL_SHARE = 0.15;
 /** Share of the usable room (limit − system prompt and tools) an automatic compaction aims for. */
 export const AUTO_TARGET_SHARE = 0.5;
 
+/** Turns the context should have room for after an automatic compaction, at the recent growth per turn. */
+export const ROOM_TURNS = 12;
+
+/** The least share of the room an automatic target keeps, however fast the context grows. */
+export const MIN_TARGET_SHARE = 0.25;
+
 /** The smallest summary worth writing: below it the tail is too large for the target. */
 export const MIN_SUMMARY_TOKENS = 256;
 
@@ -32,20 +38,42 @@ export interface TargetInput {
   tokensBefore: number;
   /** An automatic compaction (a check or a queued marker), not one the caller asked for. */
   auto: boolean;
+  /** What one turn has lately added to the context (provider tokens), when known. */
+  growthPerTurn?: number;
 }
 
 /**
  * The target in provider tokens, overhead excluded. Automatic: half the room the limit leaves, so
- * the context has as much room to grow as it keeps. Manual without a target: the same, and at most
- * half of what the context holds now, so that asking for a compaction always makes it smaller.
+ * the context has as much room to grow as it keeps — less when turns are large for the window, so
+ * that ROOM_TURNS turns fit before the next compaction (never below MIN_TARGET_SHARE of the room).
+ * Manual without a target: the same, and at most half of what the context holds now, so that
+ * asking for a compaction always makes it smaller.
  */
 export function compactionTarget(t: TargetInput): number {
   if (t.asked !== undefined) return Math.max(0, Math.floor(t.asked));
   const now = Math.max(0, t.tokensBefore - t.overhead);
   const half = Math.floor(now / 2);
   if (t.limit === null) return half;
-  const auto = Math.floor(AUTO_TARGET_SHARE * Math.max(0, t.limit - t.overhead));
+  const room = Math.max(0, t.limit - t.overhead);
+  const growing = room - ROOM_TURNS * (t.growthPerTurn ?? 0);
+  const auto = Math.floor(Math.max(MIN_TARGET_SHARE * room, Math.min(AUTO_TARGET_SHARE * room, growing)));
   return t.auto ? auto : Math.min(auto, half);
+}
+
+/** Turns the growth is measured over: the newest steps of the window. */
+const GROWTH_SAMPLE = 40;
+
+/**
+ * What a turn adds to the context lately, in the log's raw tokens, on the high side: the mean size
+ * of the newest messages (each step of an agent is one model call) plus one standard deviation, so
+ * that a run of large steps does not bring the next compaction early.
+ */
+export function recentGrowth(messages: ReadonlyArray<{ tokens: number }>): number {
+  const recent = messages.slice(-GROWTH_SAMPLE);
+  if (recent.length === 0) return 0;
+  const mean = recent.reduce((a, m) => a + m.tokens, 0) / recent.length;
+  const variance = recent.reduce((a, m) => a + (m.tokens - mean) ** 2, 0) / recent.length;
+  return mean + Math.sqrt(variance);
 }
 
 /** The tail's cap within a target (provider tokens). */

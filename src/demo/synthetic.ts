@@ -78,13 +78,28 @@ function tool(name: string, input: Record<string, string>, output: string, faile
     : { type: 'tool', callId, name, input, state: 'completed', output };
 }
 
+/** The i-th of many distinct source files: folders and names spread like a large repository's. */
+function manyPath(i: number): string {
+  const area = ['src', 'lib', 'packages', 'test', 'scripts'][i % 5]!;
+  return `${area}/mod${Math.floor(i / 25)}/part${i % 25}/file${i}.ts`;
+}
+
+interface StepShape {
+  /** Distinct files the session touches (default: the nine of a small app). */
+  paths: number;
+  /** Lines of a file read: at least `min`, up to `min + spread`. */
+  readLines: [min: number, spread: number];
+}
+
 /** One agent step: a short thought and one or two tool calls with their results. */
-function step(r: () => number): AssistantMessage {
-  const file = FILES[Math.floor(r() * FILES.length)]!;
+function step(r: () => number, shape: StepShape): AssistantMessage {
+  const file =
+    shape.paths > 0 ? manyPath(Math.floor(r() * shape.paths)) : FILES[Math.floor(r() * FILES.length)]!;
   const kind = r();
   const parts: AssistantMessage['parts'] = [{ type: 'text', text: `Looking at ${file} next.` }];
+  const [min, spread] = shape.readLines;
   if (kind < 0.45)
-    parts.push(tool('read_file', { path: file }, codeBlock(file, 20 + Math.floor(r() * 120), r)));
+    parts.push(tool('read_file', { path: file }, codeBlock(file, min + Math.floor(r() * spread), r)));
   else if (kind < 0.7) {
     const failures = r() < 0.5 ? 1 + Math.floor(r() * 3) : 0;
     parts.push(tool('bash', { command: 'npm test' }, testLog(failures, r), failures > 0 && r() < 0.3));
@@ -109,6 +124,10 @@ export interface SyntheticOptions {
   messages: number;
   /** Agent steps per user turn (average). */
   stepsPerTurn?: number;
+  /** Distinct file paths the agent works on (default: a small app's nine files). */
+  paths?: number;
+  /** Lines of each file read, [at least, up to that many more] (default [20, 120]). */
+  readLines?: [number, number];
 }
 
 /** A stream of messages, produced lazily so a 100,000-message session does not sit in memory twice. */
@@ -116,6 +135,7 @@ export function* syntheticSession(opts: SyntheticOptions): Generator<Message> {
   const r = rng(opts.seed ?? 42);
   callCounter = 0;
   const steps = opts.stepsPerTurn ?? 6;
+  const shape: StepShape = { paths: opts.paths ?? 0, readLines: opts.readLines ?? [20, 120] };
   let produced = 0;
   let turn = 0;
   while (produced < opts.messages) {
@@ -126,7 +146,7 @@ export function* syntheticSession(opts: SyntheticOptions): Generator<Message> {
     yield request;
     produced++;
     const n = 1 + Math.floor(r() * steps * 2);
-    for (let i = 0; i < n && produced < opts.messages; i++, produced++) yield step(r);
+    for (let i = 0; i < n && produced < opts.messages; i++, produced++) yield step(r, shape);
     if (produced < opts.messages) {
       yield {
         role: 'assistant',

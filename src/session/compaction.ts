@@ -6,12 +6,14 @@ import {
   FloorTooLargeError,
   type PlanOptions,
   planCompaction,
+  recentGrowth,
   SUMMARY_FRAMING,
   type SummaryBudget,
   summaryRoom,
   tailCap,
 } from '../compact/index.js';
 import { DEFAULT_MARKER_QUESTION, summaryMessages } from '../context/summary.js';
+import { isMessageEntry } from '../model/entry.js';
 import type { Message } from '../model/message.js';
 import { budgetEstimator } from '../tokens/budget-count.js';
 import type { Estimator } from '../tokens/estimator.js';
@@ -57,6 +59,7 @@ export async function runCompaction(
     overhead,
     tokensBefore,
     auto: opts.auto,
+    growthPerTurn: ratio * recentGrowth(log.active.filter(isMessageEntry)),
   });
   const options = planOptions(session, limit === null ? null : limit - overhead, ratio, target);
   const chunkBudget: SummaryBudget = {

@@ -4,6 +4,7 @@ import {
   extractiveSummarizer,
   isNothingToCompact,
   planCompaction,
+  recentGrowth,
   tailCap,
 } from '../../src/compact/index.js';
 import { validate } from '../../src/context/index.js';
@@ -91,8 +92,15 @@ describe('a window far larger than the model is opened and compacted in bounded 
     checkActiveWindow(session, history);
     // The kept tail is the one a plan over the whole window would keep (whole turns up to the
     // tail's share of the automatic target: half the 16,000-token limit).
-    const target = compactionTarget({ limit: 16_000, overhead: 0, tokensBefore: 0, auto: true });
-    const whole = planCompaction(history.slice(0, SIZE), {
+    const span = history.slice(0, SIZE);
+    const target = compactionTarget({
+      limit: 16_000,
+      overhead: 0,
+      tokensBefore: 0,
+      auto: true,
+      growthPerTurn: recentGrowth(span.filter((e) => e.kind === 'message')),
+    });
+    const whole = planCompaction(span, {
       keepTurns: Number.MAX_SAFE_INTEGER,
       keepTokens: tailCap(target),
     });

@@ -4,7 +4,9 @@ import {
   DEFAULT_PLAN_OPTIONS,
   type NothingToCompact,
   planCompaction,
+  recentGrowth,
 } from '../../compact/index.js';
+import { isMessageEntry } from '../../model/entry.js';
 import { budgetEstimator } from '../../tokens/budget-count.js';
 import { compactionFigures } from '../commit.js';
 import { compactionInstructions, planOptions, summaryBudget } from '../compaction.js';
@@ -33,13 +35,14 @@ export function softPlan(session: Session, tokens: number): CompactionPlan | Not
 
 /** The automatic compaction's target, as the compaction at the hard threshold would take it. */
 function softTarget(session: Session, tokens: number): number {
-  const { overhead } = compactionFigures(session);
+  const { overhead, ratio } = compactionFigures(session);
   return compactionTarget({
     asked: session.config.compaction.targetTokens,
     limit: session.config.budget.limit,
     overhead,
     tokensBefore: tokens,
     auto: true,
+    growthPerTurn: ratio * recentGrowth(session.log.active.filter(isMessageEntry)),
   });
 }
 
