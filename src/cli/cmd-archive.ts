@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ArchiveRead } from '../recall/archive.js';
-import { type CommonOptions, print, withStore } from './io.js';
+import { type CommonOptions, print, readStore } from './io.js';
 import type { ModelOptions } from './open.js';
 import { PRESET_HELP } from './presets.js';
 
@@ -38,7 +38,7 @@ export function registerArchive(program: Command, common: (c: Command) => Comman
         import('./open.js'),
         import('../recall/archive.js'),
       ]);
-      const read = await withStore(opts, async (store) => {
+      const read = await readStore(opts, async (store) => {
         const session = await existingSession(store, id, opts as ModelOptions);
         // A person asked for this range: all of it, long outputs shortened only past 20,000 characters.
         return readLatestArchive(session, range, {

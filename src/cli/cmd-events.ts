@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { StoredEvent } from '../store/events.js';
 import type { EventFlags, FilterFlags } from './events-input.js';
-import { type CommonOptions, print, table, withStore } from './io.js';
+import { type CommonOptions, print, readStore, table, withStore } from './io.js';
 
 /** Validation (zod) loads only when an events command runs, not at every CLI start. */
 const input = () => import('./events-input.js');
@@ -67,7 +67,7 @@ export function registerEvents(program: Command, common: (c: Command) => Command
     .description('events in time order')
     .action(async (opts: FilterFlags) => {
       const { filterOf, ledgerOf } = await input();
-      const list = await withStore(opts, (store) => ledgerOf(store).listEvents(filterOf(opts)));
+      const list = await readStore(opts, (store) => ledgerOf(store).listEvents(filterOf(opts)));
       print(opts, list, () =>
         list.length === 0 ? 'no events' : table([['at', 'channel', 'author', 'body'], ...list.map(row)]),
       );
@@ -77,7 +77,7 @@ export function registerEvents(program: Command, common: (c: Command) => Command
     .description('full-text search over authors and bodies, best match first')
     .action(async (query: string, opts: FilterFlags) => {
       const { filterOf, ledgerOf } = await input();
-      const hits = await withStore(opts, (store) => ledgerOf(store).searchEvents(query, filterOf(opts)));
+      const hits = await readStore(opts, (store) => ledgerOf(store).searchEvents(query, filterOf(opts)));
       print(opts, hits, () =>
         hits.length === 0
           ? `nothing found for ${JSON.stringify(query)}`

@@ -50,8 +50,9 @@ async function importParsed(
   if (sessions.length === 0) throw new InputError('no conversation found in the file', { file });
   const base = opts.session ?? sessions[0]?.condense?.session.id ?? basename(file).replace(/\.[^.]+$/, '');
   // The session layer loads only once the input has parsed: bad input fails fast.
-  const { idProblem, planImport, writeImport } = await import('./import-write.js');
-  const problem = opts.session === undefined ? undefined : idProblem(opts.session);
+  const { planImport, writeImport } = await import('./import-write.js');
+  const { sessionIdProblem } = await import('../model/text.js');
+  const problem = opts.session === undefined ? undefined : sessionIdProblem(opts.session);
   if (problem) throw new Error(`--session ${JSON.stringify(opts.session)} ${problem}`);
   const messages = sessions.reduce((sum, s) => sum + s.messages.length, 0);
   status.update(`importing ${basename(file)}: writing ${messages.toLocaleString('en-US')} messages…`);

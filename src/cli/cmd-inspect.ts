@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { beforeTurnDecision } from '../budget/index.js';
 import type { ContextFormat } from '../context/index.js';
 import { exportJsonl } from '../import/index.js';
-import { type CommonOptions, oneOf, print, requireSession, table, withStore } from './io.js';
+import { type CommonOptions, oneOf, print, readStore, requireSession, table } from './io.js';
 import type { ModelOptions } from './open.js';
 import { PRESET_HELP } from './presets.js';
 import { formatStats, sessionStats } from './stats.js';
@@ -17,7 +17,7 @@ export function registerInspect(program: Command, common: (c: Command) => Comman
     .description('list sessions')
     .action(async (opts: CommonOptions) => {
       // A stored system prompt can be long: the listing says it is there rather than printing it.
-      const rows = (await withStore(opts, (store) => store.listSessions())).map(({ metadata, ...row }) => {
+      const rows = (await readStore(opts, (store) => store.listSessions())).map(({ metadata, ...row }) => {
         const { system, ...rest } = metadata;
         return {
           ...row,
@@ -43,7 +43,7 @@ export function registerInspect(program: Command, common: (c: Command) => Comman
     .option('--preset <name>', `budget of a preset: ${PRESET_HELP}`)
     .action(async (id: string, opts: ModelOptions) => {
       const { existingSession } = await opener();
-      const stats = await withStore(opts, async (store) => {
+      const stats = await readStore(opts, async (store) => {
         const session = await existingSession(store, id, opts);
         const decision = beforeTurnDecision(session.estimate(), session.config.budget);
         return sessionStats(session, await session.history(), decision);
@@ -54,7 +54,7 @@ export function registerInspect(program: Command, common: (c: Command) => Comman
   common(program.command('export <session>'))
     .description('print the session as condense JSONL (every entry, pivots and pruning marks included)')
     .action(async (id: string, opts: CommonOptions) => {
-      const text = await withStore(opts, async (store) => {
+      const text = await readStore(opts, async (store) => {
         await requireSession(store, id, opts);
         const record = (await store.getSession(id))!;
         return exportJsonl(record, await store.loadFrom(id, 0));
@@ -73,7 +73,7 @@ export function registerInspect(program: Command, common: (c: Command) => Comman
         opener(),
         import('../context/index.js'),
       ]);
-      const payload = await withStore(opts, async (store) => {
+      const payload = await readStore(opts, async (store) => {
         const session = await existingSession(store, id, opts);
         return renderContext(session.activeEntries(), {
           format,

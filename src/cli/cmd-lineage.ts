@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Lineage, Turn } from '../lineage/index.js';
 import type { ForkMode } from '../session/fork.js';
 import type { Store } from '../store/store.js';
-import { oneOf, print, withStore } from './io.js';
+import { oneOf, print, readStore, withStore } from './io.js';
 import type { ModelOptions } from './open.js';
 import { PRESET_HELP } from './presets.js';
 
@@ -34,7 +34,7 @@ export function registerLineage(program: Command, common: (c: Command) => Comman
     .option('--preset <name>', PRESET_HELP)
     .action(async (id: string, opts: ModelOptions & { turn?: string }) => {
       const { historyTable } = await formatter();
-      await withStore(opts, async (store) => {
+      await readStore(opts, async (store) => {
         const lineage = await lineageOf(store, id, opts);
         const head = opts.turn === undefined ? lineage.head() : findTurn(lineage, opts.turn);
         const turns = head ? lineage.getFullHistory(head.id) : [];
@@ -49,7 +49,7 @@ export function registerLineage(program: Command, common: (c: Command) => Comman
     .option('--preset <name>', PRESET_HELP)
     .action(async (id: string, opts: ModelOptions) => {
       const { forksOf, treeText } = await formatter();
-      await withStore(opts, async (store) => {
+      await readStore(opts, async (store) => {
         const lineage = await lineageOf(store, id, opts);
         const forks = forksOf(id, await store.listSessions(), lineage);
         const from = (await store.getSession(id))?.metadata.forkedFrom;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type CommonOptions, int, print, requireSession, table, withStore } from './io.js';
+import { type CommonOptions, int, print, readStore, requireSession, table } from './io.js';
 
 export function registerSearch(program: Command, common: (c: Command) => Command): void {
   common(program.command('search <query>'))
@@ -9,7 +9,7 @@ export function registerSearch(program: Command, common: (c: Command) => Command
     .option('--session <id>', 'only this session')
     .option('--limit <n>', 'at most this many hits (default 20)')
     .action(async (query: string, opts: CommonOptions & { session?: string; limit?: string }) => {
-      const hits = await withStore(opts, async (store) => {
+      const hits = await readStore(opts, async (store) => {
         if (opts.session !== undefined) await requireSession(store, opts.session, opts);
         return store.search(query, {
           ...(opts.session !== undefined ? { sessionId: opts.session } : {}),

@@ -64,7 +64,8 @@ export async function compactOptions(
     prune: false,
     checks: { atOpen: false },
     compaction: {
-      ...(summarizer ? { summarizer } : {}),
+      // A summarizer the user named fails clearly rather than being replaced by the offline one.
+      ...(summarizer ? { summarizer, fallback: false } : {}),
       ...(opts.summaryTokens ? { summaryTokens: int(opts.summaryTokens, '--summary-tokens') } : {}),
       ...(opts.keepTokens ? { plan: { keepTokens: int(opts.keepTokens, '--keep-tokens') } } : {}),
     },

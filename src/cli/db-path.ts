@@ -20,6 +20,15 @@ export function dbOpenError(path: string, error: unknown): Error {
   return new Error(`--db ${path}: cannot open the database (${reason})`);
 }
 
+/** A store a read-only command found missing: nothing is created for it (a file in the way is named). */
+export function missingStoreError(path: string, what: string): Error {
+  const file = fileAncestor(path);
+  if (file !== undefined) return new Error(`--db ${path}: ${file} is a file, not a folder`);
+  return new Error(
+    `no ${what} at ${path}: nothing to read, and nothing was created (give --db PATH of an existing one)`,
+  );
+}
+
 /** The nearest existing ancestor of `path` that is not a folder, if any. */
 function fileAncestor(path: string): string | undefined {
   for (let dir = dirname(path); ; dir = dirname(dir)) {

@@ -4,6 +4,7 @@ import type { Entry } from '../model/entry.js';
 import { InputError } from '../model/errors.js';
 import type { JsonObject } from '../model/json.js';
 import { emptySessionState, type SessionState } from '../model/session.js';
+import { loneSurrogates, sessionIdProblem } from '../model/text.js';
 import { parseMessage } from '../model/validate.js';
 import { stateFromEntries } from '../session/state.js';
 import type { NewSession, Store } from '../store/store.js';
@@ -38,7 +39,9 @@ export function planImport(sessions: ImportedSession[], ids: string[], file: str
     const at = (field: string) => `${sessions.length > 1 ? `[${s}].` : ''}${field}`;
     const warnings = [...imported.warnings];
     let unsized = 0;
+    let lone = 0;
     const messages = imported.messages.map((m, i): ImportedStep => {
+      lone += loneSurrogates(m.message);
       const message = parseMessage(m.message, { file, field: at(`messages[${i}]`) });
       const usage = m.usage === undefined ? undefined : usageOf(m.usage, file, at(`messages[${i}].usage`));
       // A usage with no prompt tokens (Claude Code's locally written "<synthetic>" replies) was no request.
@@ -51,6 +54,7 @@ export function planImport(sessions: ImportedSession[], ids: string[], file: str
       };
     });
     if (unsized > 0) warnings.push(`${unsized} usages reporting no prompt tokens not used for calibration`);
+    if (lone > 0) warnings.push(`${lone} lone surrogates (text no UTF-8 can hold) replaced by U+FFFD`);
     // An empty session is almost always the wrong file; refusing says so instead of storing nothing.
     if (messages.length === 0)
       throw new InputError('no messages to import', {
@@ -75,7 +79,7 @@ export function planImport(sessions: ImportedSession[], ids: string[], file: str
   });
   const seen = new Set<string>();
   for (const [s, { id }] of planned.entries()) {
-    const problem = idProblem(id);
+    const problem = sessionIdProblem(id);
     if (problem)
       throw new InputError(`session id ${JSON.stringify(id)} ${problem} (choose one with --session)`, {
         file,
@@ -86,17 +90,6 @@ export function planImport(sessions: ImportedSession[], ids: string[], file: str
     seen.add(id);
   }
   return planned;
-}
-
-/**
- * Why an id cannot name a session: empty, or holding a control character (it would print as
- * nothing, or move the cursor, in every listing), or undefined when it can.
- */
-export function idProblem(id: string): string | undefined {
-  if (id.trim() === '') return 'is empty';
-  const control = /\p{Cc}/u.exec(id)?.[0];
-  if (control === undefined) return undefined;
-  return `holds the control character U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 function usageOf(raw: unknown, file: string, field: string) {

@@ -1,10 +1,11 @@
+import { existsSync } from 'node:fs';
 import { findConfigFile } from '../config/find.js';
 import type { ConfigFile } from '../config/read.js';
 import { type PresetName, presetStore } from '../session/preset-names.js';
 import { DEFAULT_SQLITE_PATH, sqliteStore } from '../sqlite.js';
 import { DEFAULT_JSONL_DIR, jsonlStore } from '../store/jsonl.js';
 import type { Store } from '../store/store.js';
-import { dbOpenError, holdsJsonlSessions, isFile } from './db-path.js';
+import { dbOpenError, holdsJsonlSessions, isFile, missingStoreError } from './db-path.js';
 import { printableUrl } from './pg-url.js';
 import { presetChoice } from './presets.js';
 
@@ -84,15 +85,29 @@ export async function storePlace(opts: CommonOptions & { preset?: string }): Pro
   return { kind, path };
 }
 
-/** The store the run uses; a path that cannot hold one is reported as such. */
-export async function openStore(opts: CommonOptions & { preset?: string }): Promise<Store> {
+/**
+ * The store the run uses; a path that cannot hold one is reported as such. `read`: the command only
+ * reads, so the store must exist already — opening a missing SQLite file or JSONL folder would
+ * create it (the folders and an empty database) as a side effect — and a Postgres schema is checked,
+ * not created.
+ */
+export async function openStore(
+  opts: CommonOptions & { preset?: string },
+  mode: 'write' | 'read' = 'write',
+): Promise<Store> {
   const place = await storePlace(opts);
   if (place.kind === 'postgres') {
     // pg loads only for a Postgres run; it connects (and migrates) at the first call.
     const { postgresStore } = await import('../postgres.js');
-    return postgresStore({ connectionString: place.url!, ...(place.schema ? { schema: place.schema } : {}) });
+    return postgresStore({
+      connectionString: place.url!,
+      ...(place.schema ? { schema: place.schema } : {}),
+      ...(mode === 'read' ? { migrate: false } : {}),
+    });
   }
   const { kind, path } = place;
+  if (mode === 'read' && !existsSync(path))
+    throw missingStoreError(path, kind === 'jsonl' ? 'JSONL store folder' : 'database');
   try {
     return kind === 'jsonl' ? jsonlStore({ dir: path }) : sqliteStore({ path });
   } catch (error) {
@@ -100,12 +115,21 @@ export async function openStore(opts: CommonOptions & { preset?: string }): Prom
   }
 }
 
-/** Runs a command body with a store that is always closed afterwards. */
-export async function withStore<T>(
+/** withStore for a command that only reads: the store must exist, nothing is created (see openStore). */
+export function readStore<T>(
   opts: CommonOptions & { preset?: string },
   body: (store: Store) => Promise<T>,
 ): Promise<T> {
-  const store = await openStore(opts);
+  return withStore(opts, body, 'read');
+}
+
+/** Runs a command body with a store that is always closed afterwards (`read`: see openStore). */
+export async function withStore<T>(
+  opts: CommonOptions & { preset?: string },
+  body: (store: Store) => Promise<T>,
+  mode: 'write' | 'read' = 'write',
+): Promise<T> {
+  const store = await openStore(opts, mode);
   try {
     return await body(store);
   } finally {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
+import { createRequire } from 'node:module';
+import { Command, CommanderError } from 'commander';
 import { CONFIG_FILE_NAMES } from '../config/find.js';
 import { DEFAULT_JSONL_DIR } from '../store/jsonl.js';
 import { registerArchive } from './cmd-archive.js';
@@ -31,13 +32,32 @@ const common = (c: Command) =>
     .option('--config <file>', `configuration file (default: ${CONFIG_FILE_NAMES.join(' or ')} here)`)
     .option('--json', 'machine-readable output');
 
+/** package.json, two folders up from both src/cli and dist/cli. */
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+
 export function program(): Command {
   const p = new Command('condense')
     .description("keep an agent's conversation inside its model's context window")
+    .version(version, '-V, --version', 'print the version')
+    // Options before the command are the program's, after it the command's: both spellings work.
+    .enablePositionalOptions()
+    // A usage error throws (exit 2 below), instead of commander's own exit 1; commands inherit it.
+    .exitOverride()
     .addHelpText(
       'after',
-      '\nExit status: 0 success, 1 `validate` found violations, 2 error (message on stderr).',
+      '\nExit status: 0 success, 1 `validate` found violations, 2 error or wrong usage (message on stderr).',
     );
+  common(p);
+  // `condense --db x.db sessions`: options given before the command count as the command's own.
+  p.hook('preAction', (root, command) => {
+    for (const option of root.options) {
+      const key = option.attributeName();
+      const value = root.getOptionValue(key);
+      const own = command.options.some((o) => o.attributeName() === key);
+      if (value !== undefined && own && command.getOptionValue(key) === undefined)
+        command.setOptionValue(key, value);
+    }
+  });
   registerImport(p, common);
   registerInspect(p, common);
   registerPrune(p, common);
@@ -68,4 +88,16 @@ function crash(error: unknown): never {
 
 process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);
-program().parseAsync(process.argv).catch(fail);
+// Output piped to a reader that has stopped (`| head`): nothing more to say, and no error to show.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') crash(error);
+    process.exit(process.exitCode ?? 0);
+  });
+program()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    // Commander printed the usage error (or the help, or the version) already.
+    if (error instanceof CommanderError) process.exitCode = error.exitCode === 0 ? 0 : 2;
+    else fail(error);
+  });

@@ -4,40 +4,9 @@
  * message goes through `redact` before it reaches a terminal or a CI log.
  */
 
-const MASK = '***';
+import { redact, secretValues } from '../model/secrets.js';
 
-/** Environment variables whose values are treated as secrets wherever they appear. */
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH/i;
-/** Shorter values are too likely to be ordinary words or numbers to be masked everywhere. */
-const MIN_SECRET_LENGTH = 8;
-
-const PATTERNS: Array<[RegExp, string]> = [
-  // userinfo of any URL: scheme://user:pass@host
-  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${MASK}@`],
-  // Authorization header values
-  [/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{4,}/gi, `$1 ${MASK}`],
-  // key shapes of the common providers (OpenAI, Anthropic, Groq, Hugging Face, xAI, GitHub, GitLab, AWS, Google)
-  [/\b(?:sk-|sk_|rk_|gsk_|hf_|xai-|ghp_|gho_|github_pat_|glpat-|AKIA|AIza)[A-Za-z0-9_-]{8,}/g, MASK],
-  // keys passed in a query string
-  [/([?&](?:api[_-]?key|key|token|access_token|secret|password)=)[^&#\s"']+/gi, `$1${MASK}`],
-];
-
-/** `text` with every known secret value and every credential-shaped string masked. */
-export function redact(text: string, secrets: Iterable<string> = []): string {
-  let out = text;
-  const known = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH);
-  // Longest first, so a key that contains another is masked whole.
-  for (const secret of known.sort((a, b) => b.length - a.length)) out = out.split(secret).join(MASK);
-  for (const [pattern, replacement] of PATTERNS) out = out.replace(pattern, replacement);
-  return out;
-}
-
-/** Values of the environment variables whose names say they hold a credential. */
-export function secretValues(env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(env).flatMap(([name, value]) =>
-    value !== undefined && SECRET_NAME.test(name) ? [value] : [],
-  );
-}
+export { redact, secretValues };
 
 const remembered = new Set<string>();
 

@@ -5,6 +5,7 @@ import { collectDetails } from './details.js';
 import { buildExtractiveModel, type CarriedExcerpt, type ExtractiveModel } from './extractive-model.js';
 import { renderExtractive, turnHeading } from './extractive-render.js';
 import type { SummaryRequest } from './input.js';
+import { LAST_REQUEST_PREFIX } from './prompts.js';
 import { chooseUnits, rankUnits } from './select.js';
 import { contentWords, excerpt } from './sentences.js';
 import { analyzeSpan } from './span.js';
@@ -42,24 +43,26 @@ export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarize
 const APPENDIX_SHARE = 0.5;
 
 /**
- * The text's lines up to `max` tokens: the first lines (headings, the earliest facts) and the last
- * (the latest request), with a count of those left out in between. Facts are never silently lost:
- * what is left out is counted, and every one of them stays in the session's history.
+ * The text's lines up to `max` tokens: the first lines (headings, the earliest facts) and the
+ * closing latest request whole, with a count of those left out in between. Facts are never
+ * silently lost: what is left out is counted, and every one of them stays in the session's history.
  */
 export function boundedLines(text: string, max: number, count: (text: string) => number): string {
   if (count(text) <= max) return text;
-  const lines = text.split('\n');
-  const last = lines.at(-1)!;
+  const at = text.lastIndexOf(`\n${LAST_REQUEST_PREFIX}`);
+  const head = at < 0 ? text : text.slice(0, at);
+  const last = at < 0 ? '' : text.slice(at + 1);
+  const lines = head.split('\n');
   const note = (n: number) => `(${n} more lines of facts left out here; they are in the session's history)`;
-  let room = max - count(last) - count(note(lines.length)) - 2;
+  let room = max - (last === '' ? 0 : count(last) + 1) - count(note(lines.length)) - 1;
   const kept: string[] = [];
-  for (const line of lines.slice(0, -1)) {
+  for (const line of lines) {
     const cost = count(line) + 1;
     if (cost > room) break;
     kept.push(line);
     room -= cost;
   }
-  return [...kept, note(lines.length - 1 - kept.length), last].join('\n');
+  return [...kept, note(lines.length - kept.length), ...(last === '' ? [] : [last])].join('\n');
 }
 
 /** Rounds of choosing again with the room the last rendering left or overran. */

@@ -1,8 +1,9 @@
 import { generateText, type LanguageModel } from 'ai';
 import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
-import { withAppendix } from './appendix.js';
+import { buildAppendix } from './appendix.js';
 import { chunkTranscript } from './chunk.js';
 import { collectDetails } from './details.js';
+import { boundedLines } from './extractive.js';
 import {
   fitsWindow,
   PREVIOUS_SUMMARY_HEADING,
@@ -152,18 +153,29 @@ export function llmSummarizer(options: LlmSummarizerOptions): Summarizer {
       // A seed's own call: the history as messages, sent as given (no chunking: the seeds have none).
       if (request.call) {
         const text = await generate(request.call, out, signal);
-        return {
-          text: request.appendix !== false ? withAppendix(text, details, !request.plan.requestInTail) : text,
-          details,
-        };
+        if (request.appendix === false) return { text, details };
+        return { text: bounded(text, buildAppendix(details, !request.plan.requestInTail), request), details };
       }
       const text = fitsWindow(request, window, estimator, out)
         ? await call(request.system, requestUserParts(request), out, signal)
         : await mapReduce(request, out, signal);
       if (request.appendix === false) return { text, details };
-      return { text: withAppendix(text, details, !request.plan.requestInTail, true), details };
+      const appendix = buildAppendix(details, !request.plan.requestInTail, true);
+      return { text: bounded(text, appendix, request), details };
     },
   };
+}
+
+/**
+ * The model's text and the deterministic facts, the facts cut to the room the text leaves in the
+ * summary's budget (at least a third of it: a text that leaves less makes the whole too large, and
+ * the quality gate then writes the extractive summary instead).
+ */
+function bounded(text: string, appendix: string, request: SummaryRequest): string {
+  const budget = request.budget;
+  if (!budget?.count) return `${text.trimEnd()}\n\n${appendix}`;
+  const room = Math.max(budget.tokens / 3, budget.tokens - budget.count(text) - 2);
+  return `${text.trimEnd()}\n\n${boundedLines(appendix, room, budget.count)}`;
 }
 
 function withPromptStyle(request: SummaryRequest, style: SummaryPromptStyle | undefined): SummaryRequest {

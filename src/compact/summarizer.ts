@@ -28,7 +28,9 @@ export type SummaryRejection =
   | 'refusal'
   | 'content-filter'
   | 'aborted'
-  | 'too-large';
+  | 'too-large'
+  /** The quality gate refused it (see gate.ts). */
+  | 'refused';
 
 /** A summary that must not become a pivot: why, and what the summarizer said if anything. */
 export class SummaryRejectedError extends CompactionError {

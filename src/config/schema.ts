@@ -89,6 +89,8 @@ const compaction = z.strictObject({
   summaryAs: z.enum(LAYOUTS).optional(),
   summaryTokens: tokens().optional(),
   targetTokens: tokens().optional(),
+  gate: z.boolean().optional(),
+  fallback: z.boolean().optional(),
   continueMessage: z
     .union([z.boolean(), z.string()], {
       error: 'must be true, false, or the text of the message',

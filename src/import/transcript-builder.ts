@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../model/json.js';
-import type { Message, UserMessage } from '../model/message.js';
+import { type Message, orphanResultMessage } from '../model/message.js';
 import type { FilePart, ToolPart } from '../model/parts.js';
 import { parseMessage } from '../model/validate.js';
 import type { ImportedMessage, ImportIssue, ImportWhere } from './types.js';
@@ -105,24 +105,7 @@ export class TranscriptBuilder {
    */
   resolveOrKeep(callId: string, result: ToolResult, origin: Origin): void {
     if (this.resolve(callId, result)) return;
-    const text =
-      'error' in result
-        ? result.error
-        : typeof result.output === 'string'
-          ? result.output
-          : JSON.stringify(result.output);
-    const message: UserMessage = {
-      role: 'user',
-      parts: [
-        {
-          type: 'text',
-          text: `[result of tool call ${callId}, which no call in the transcript made]\n${text}`,
-        },
-        ...(result.attachments ?? []),
-      ],
-      metadata: { orphanResult: { callId, ...('error' in result ? { isError: true } : {}) } },
-    };
-    this.push({ message }, origin);
+    this.push({ message: orphanResultMessage(callId, result, 'the transcript') }, origin);
     this.issues.push({
       kind: 'orphan-result',
       detail: `result for tool call ${callId}, which no call made`,

@@ -3,6 +3,7 @@ import { jsonObjectSchema } from './json.js';
 import {
   type AssistantPart,
   compactionMarkerPartSchema,
+  type FilePart,
   filePartSchema,
   reasoningPartSchema,
   type SystemPart,
@@ -80,4 +81,29 @@ export function messageText(message: Message): string {
 
 export function isSummaryMessage(message: Message): boolean {
   return message.metadata?.summary === true;
+}
+
+/**
+ * A tool result that answers no call, kept where it came as a user message marked `orphanResult`
+ * (nothing an app or a transcript sent is dropped); `where` names what held no such call.
+ */
+export function orphanResultMessage(
+  callId: string,
+  result: { output?: unknown; error?: string; attachments?: FilePart[] },
+  where: string,
+): UserMessage {
+  const text =
+    result.error !== undefined
+      ? result.error
+      : typeof result.output === 'string'
+        ? result.output
+        : JSON.stringify(result.output);
+  return {
+    role: 'user',
+    parts: [
+      { type: 'text', text: `[result of tool call ${callId}, which no call in ${where} made]\n${text}` },
+      ...(result.attachments ?? []),
+    ],
+    metadata: { orphanResult: { callId, ...(result.error !== undefined ? { isError: true } : {}) } },
+  };
 }

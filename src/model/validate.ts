@@ -4,6 +4,7 @@ import { type Entry, entrySchema } from './entry.js';
 import { InputError, type InputLocation } from './errors.js';
 import { MAX_JSON_DEPTH, pathTooDeep } from './json.js';
 import { type Message, messageSchema } from './message.js';
+import { wellFormed } from './text.js';
 
 function fieldPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, key) => {
@@ -42,11 +43,14 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, where: InputL
   throw new InputError(issue.message, { ...where, field: joinFields(where.field, fieldPath(issue.path)) });
 }
 
-/** A message, its tool parts first mapped from the AI SDK / opencode vocabularies (aliases.ts). */
+/**
+ * A message, its tool parts first mapped from the AI SDK / opencode vocabularies (aliases.ts),
+ * lone surrogates replaced by U+FFFD (text.ts: the caller reports them, counted with loneSurrogates).
+ */
 export function parseMessage(value: unknown, where: InputLocation = {}): Message {
-  return parseWith(messageSchema, canonicalMessage(value), where) as Message;
+  return wellFormed(parseWith(messageSchema, canonicalMessage(value), where) as Message);
 }
 
 export function parseEntry(value: unknown, where: InputLocation = {}): Entry {
-  return parseWith(entrySchema, value, where) as Entry;
+  return wellFormed(parseWith(entrySchema, value, where) as Entry);
 }

@@ -3,22 +3,26 @@ import {
   type CompactionPlan,
   compactionTarget,
   DEFAULT_PLAN_OPTIONS,
+  extractiveSummarizer,
   FloorTooLargeError,
+  MIN_SUMMARY_TOKENS,
   type PlanOptions,
   planCompaction,
   recentGrowth,
   SUMMARY_FRAMING,
   type SummaryBudget,
+  summarizeChecked,
   summaryRoom,
   tailCap,
 } from '../compact/index.js';
 import { DEFAULT_MARKER_QUESTION, summaryMessages } from '../context/summary.js';
 import { isMessageEntry } from '../model/entry.js';
-import type { Message } from '../model/message.js';
+import { type Message, messageText } from '../model/message.js';
 import { budgetEstimator } from '../tokens/budget-count.js';
 import type { Estimator } from '../tokens/estimator.js';
 import { planHeldInPart } from './cold-window.js';
 import { type CompactionOutcome, commitPivot, compactionFigures, storedSummary } from './commit.js';
+import { withEarlierRequests } from './earlier-requests.js';
 import { finishCompaction } from './finish.js';
 import type { Session } from './session.js';
 import { seedCall, summarizedView } from './summary-input.js';
@@ -67,12 +71,22 @@ export async function runCompaction(
     count: counter.text,
   };
   // A window held only in part is streamed and pre-summarized in chunks (session/cold-window.ts).
-  const plan = log.whole
+  const planned = log.whole
     ? planCompaction(log.active, options)
     : await planHeldInPart(session, options, { instructions, signal: opts.signal, budget: chunkBudget });
-  if ('nothing' in plan) {
+  if ('nothing' in planned) {
     if (opts.markerId) await clearMarker(session);
-    return { status: 'skipped', reason: plan.reason };
+    return { status: 'skipped', reason: planned.reason };
+  }
+  const plan = await withEarlierRequests(planned, () => session.history());
+  // Asked for by hand on a context this small, a summary could only be larger than what it replaces.
+  const span = Math.max(0, tokensBefore - overhead - tailTokens(plan, counter));
+  if (!opts.auto && span < 2 * MIN_SUMMARY_TOKENS) {
+    if (opts.markerId) await clearMarker(session);
+    return {
+      status: 'skipped',
+      reason: `only ${span} tokens to summarize: too few for a summary to be smaller`,
+    };
   }
   const budget = summaryBudget(session, plan, { target, counter, overhead });
   if ((await config.hooks.beforeCompact?.({ auto: opts.auto, tokensBefore })) === false) {
@@ -98,8 +112,26 @@ export async function runCompaction(
     const prompt = [summaryCall.prompt, instructions].filter(Boolean).join('\n\n') || undefined;
     request.call = seedCall({ ...summaryCall, prompt }, spanView(), session.sentContext);
   }
-  const result = await config.summarizer.summarize(request, opts.signal);
+  const gate = config.compaction.gate !== false;
+  const checked = await summarizeChecked({
+    summarizer: config.summarizer,
+    gate,
+    fallback:
+      gate && config.compaction.fallback !== false
+        ? extractiveSummarizer({ estimator: config.estimator })
+        : null,
+    request,
+    replacedTokens: span,
+    tailText: plan.toKeep.map((e) => messageText(e.message)).join('\n'),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
   opts.signal?.throwIfAborted();
+  if (checked.fallback)
+    session.events.emit('compaction:fallback', {
+      ...checked.fallback,
+      summarizer: config.summarizer.name,
+    });
+  const { result } = checked;
   const summary = storedSummary(session, result.text, plan, spanView);
   const committed = await commitPivot(session, {
     plan,
@@ -109,7 +141,7 @@ export async function runCompaction(
     markerId: opts.markerId,
     previousPivotId,
     figures,
-    summarizer: { name: config.summarizer.name, model: config.summarizer.model },
+    summarizer: checked.summarizer,
   });
   if (!('pivot' in committed))
     return { status: 'skipped', reason: 'another worker compacted this session first' };
@@ -154,6 +186,11 @@ export function planOptions(
   return { ...plan, keepTokens: Math.min(plan.keepTokens ?? DEFAULT_PLAN_OPTIONS.keepTokens, cap) };
 }
 
+/** The verbatim tail's size by the budget's count. */
+function tailTokens(plan: CompactionPlan, counter: Estimator): number {
+  return plan.toKeep.reduce((a, e) => a + counter.message(e.message), 0);
+}
+
 /**
  * The summary's share of the target once the tail is chosen, counted as the provider counts. The
  * floor — system prompt and tools, the verbatim tail, and the latest request, which every summary
@@ -166,7 +203,7 @@ export function summaryBudget(
   f: { target: number; counter: Estimator; overhead: number },
 ): SummaryBudget {
   const limit = session.config.budget.limit;
-  const tail = plan.toKeep.reduce((a, e) => a + f.counter.message(e.message), 0);
+  const tail = tailTokens(plan, f.counter);
   const request = plan.requestInTail ? 0 : f.counter.text(plan.latestUserRequest ?? '');
   const floor = f.overhead + tail + request;
   if (limit !== null && floor > limit) throw new FloorTooLargeError({ floorTokens: floor, budget: limit });

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { buildMessageEntry } from '../model/build.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
 import type { JsonValue } from '../model/json.js';
@@ -40,14 +41,21 @@ export function toList<T>(value: T | T[] | undefined): T[] {
   return Array.isArray(value) ? value : [value];
 }
 
-/** The same write, also setting the integration cursor (when given) in that one commit. */
+/**
+ * The same write, also setting the integration cursor (when given) in that one commit. With
+ * `expected`, the write is dropped (null) unless the stored cursor is still that one (null: none
+ * yet): checked inside the write, so that of several integration instances taking the same
+ * messages at once, one writes them and the others see it was done.
+ */
 export function withCursor<E extends Entry>(
   compute: (record: SessionRecord, active: Entry[]) => Write<E>,
   cursor: JsonValue | undefined,
+  expected?: JsonValue,
 ) {
-  if (cursor === undefined) return compute;
-  return (record: SessionRecord, active: Entry[]): Write<E> => {
+  if (cursor === undefined && expected === undefined) return compute;
+  return (record: SessionRecord, active: Entry[]): Write<E> | null => {
+    if (expected !== undefined && !isDeepStrictEqual(record.state.cursor ?? null, expected)) return null;
     const write = compute(record, active);
-    return { ...write, state: { ...write.state, cursor } };
+    return cursor === undefined ? write : { ...write, state: { ...write.state, cursor } };
   };
 }

@@ -1,5 +1,7 @@
 import type { Decision } from '../budget/index.js';
+import type { FallbackReason } from '../compact/index.js';
 import type { CompactionEntry } from '../model/entry.js';
+import { maskSecrets } from '../model/secrets.js';
 import type { DiscardReason } from './background/controller.js';
 
 export interface SessionEvents {
@@ -9,6 +11,12 @@ export interface SessionEvents {
   'compaction:error': { error: Error };
   /** A window held only in part is being read for its first compaction: entries read so far, of about `total`. */
   'compaction:progress': { read: number; total: number };
+  /**
+   * The configured summarizer failed or its summary was refused by the quality gate (empty, not
+   * smaller than what it replaces, over its budget, missing facts it could not be completed with):
+   * the extractive summary was written instead.
+   */
+  'compaction:fallback': { reason: FallbackReason; detail: string; summarizer: string };
   /** Automatic compaction failed `failures` times in a row and is off until a manual compact(). */
   'compaction:stopped': { failures: number; error: Error };
   prune: { parts: number; tokensSaved: number };
@@ -43,6 +51,9 @@ export class Emitter<E extends object> {
   }
 
   emit<K extends keyof E>(event: K, payload: E[K]): void {
+    // No credential reaches a listener (a log, a metrics exporter): a provider error may hold one.
+    const error = (payload as { error?: unknown } | null)?.error;
+    if (error !== undefined) maskSecrets(error);
     for (const listener of this.listeners.get(event) ?? []) {
       try {
         (listener as Listener<E[K]>)(payload);

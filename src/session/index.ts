@@ -19,6 +19,7 @@ export type {
   SessionOptions,
   SummaryContext,
 } from './options.js';
+export { EmptyContextError } from './prepare.js';
 export { PRESET_INPUTS, type PresetInput, type PresetSystemName } from './preset-names.js';
 export { PRESET_NAMES, type PresetName, presetOptions } from './presets.js';
 export type { PruneOutcome } from './prune.js';

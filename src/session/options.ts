@@ -22,12 +22,6 @@ export interface CompactionSettings {
    * §4.2), else the extractive summarizer (offline, no model needed).
    */
   summarizer?: Summarizer;
-  /**
-   * When the session's model writes the summaries (no `summarizer` named) and its call fails, the
-   * offline summary is written instead, with a `warning` event. Default true; the presets of the
-   * reproduced systems set false (a failed summary is an error there, as in those systems).
-   */
-  fallback?: boolean;
   plan?: PlanOptions;
   /** How the summary appears in the model's view (default 'user'). */
   summaryAs?: ViewOptions['summaryAs'];
@@ -67,6 +61,19 @@ export interface CompactionSettings {
   summaryCall?: SummaryCall;
   /** Add the deterministic appendix (files, failures, constraints, latest request). Default true. */
   appendix?: boolean;
+  /**
+   * Check every summary before it is stored — the latest request, modified files, open failures and
+   * key values present (completed from the session's facts when missing), smaller than what it
+   * replaces, within its budget — and write the extractive summary instead when the summarizer
+   * fails or the check refuses it (event 'compaction:fallback'). Default true; the seed presets
+   * turn it off to behave as their seeds do.
+   */
+  gate?: boolean;
+  /**
+   * With the gate on: false makes a failed or refused summary an error (nothing is written)
+   * instead of writing the extractive one. Default true.
+   */
+  fallback?: boolean;
   /**
    * Show a queued compaction task as this question, in the context and in the summary call (seed
    * 001 §6.3: "What did we do so far?"). Default: queued tasks are not shown.

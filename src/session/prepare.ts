@@ -44,6 +44,19 @@ export interface Prepared<F extends ContextFormat = 'ai-sdk'> {
   compactionError?: Error;
   pruned: PruneOutcome | null;
 }
+/**
+ * prepare() with no message to send (a new session, before the user's first request): every
+ * provider refuses a request without a conversation, so none is made.
+ */
+export class EmptyContextError extends Error {
+  override name = 'EmptyContextError';
+  constructor(readonly sessionId: string) {
+    super(
+      `nothing to send: session '${sessionId}' has no message in its context yet; append the user's request before prepare()`,
+    );
+  }
+}
+
 /** Automatic compactions failing in a row before automatic compaction stops (until a manual one). */
 export const DEFAULT_MAX_FAILURES = 3;
 
@@ -150,6 +163,11 @@ export async function prepareTurn<F extends ContextFormat>(
   await session.background?.tick(session);
   // A window held only in part that no compaction condensed must be read whole to be sent.
   await log.loadWhole();
+  // One message over the usable budget fits no request, whatever a compaction did or skipped (a
+  // lone message is all kept tail): it is named, never sent.
+  const alone = oversizedMessage(log.active, tokens, config.budget.usable, 'surely');
+  if (alone)
+    throw new FloorTooLargeError({ ...alone, floorTokens: tokens.tokens }, { cause: compactionError });
   if (overBytes()) {
     const largest = largestMessage(log.active, 'bytes');
     throw new RequestTooLargeError(session.requestBytes(), maxBytes!, largest, {
@@ -160,26 +178,35 @@ export async function prepareTurn<F extends ContextFormat>(
   // Only what changed since the last turn is rendered (context/incremental.ts).
   const context = session.context(format);
   const rendered = context.renderCall(log.active, system);
-  const split = context.viewEmpty ? withoutConversation(rendered, format) : rendered;
-  return { ...split, decision, tokens, compaction, pruned, ...(compactionError ? { compactionError } : {}) };
+  // No provider takes a request without a conversation (validate() says so): nothing to send.
+  if (context.viewEmpty) throw new EmptyContextError(session.id);
+  return {
+    ...rendered,
+    decision,
+    tokens,
+    compaction,
+    pruned,
+    ...(compactionError ? { compactionError } : {}),
+  };
 }
 
 /**
- * An empty session is sent as no conversation: the user turn a format inserts to open one
- * ("(continuing)") goes, the system prompt stays where the format carries it. A new object: the
- * rendered list is the session's own.
+ * The largest message when it alone is over the usable budget, by the calibrated estimate; or
+ * `surely` over it, by both the calibrated and the raw estimate: a ratio learned from reported
+ * usage (which counts more than the log) can make a message look over the budget that is not.
  */
-function withoutConversation<F extends ContextFormat>(
-  call: { system?: string; messages: ContextPayload<F> },
-  format: ContextFormat,
-): { system?: string; messages: ContextPayload<F> } {
-  const payload: unknown = call.messages;
-  const messages = Array.isArray(payload)
-    ? payload.filter((m: { role: string }) => m.role === 'system')
-    : format === 'anthropic'
-      ? { ...(payload as object), messages: [] }
-      : { ...(payload as object), contents: [] };
-  return { ...call, messages: messages as ContextPayload<F> };
+function oversizedMessage(
+  active: readonly Entry[],
+  estimate: TokenEstimate,
+  usable: number | null,
+  surely?: 'surely',
+) {
+  if (usable === null || estimate.tokens <= usable) return null;
+  const largest = largestMessage(active, 'tokens');
+  if (largest === null) return null;
+  const calibrated = Math.ceil(largest.tokens * estimate.ratio);
+  if ((surely ? Math.min(calibrated, largest.tokens) : calibrated) <= usable) return null;
+  return { largest, budget: usable };
 }
 
 /**
@@ -193,10 +220,8 @@ function tooManyTokens(
   error: Error,
 ): Error {
   if (!(error instanceof FloorTooLargeError) || error.largest) return error;
-  const largest = largestMessage(active, 'tokens');
-  if (largest === null || Math.ceil(largest.tokens * estimate.ratio) <= usable) return error;
-  return new FloorTooLargeError(
-    { floorTokens: error.floorTokens, budget: usable, largest },
-    { cause: error },
-  );
+  const alone = oversizedMessage(active, estimate, usable);
+  return alone
+    ? new FloorTooLargeError({ ...alone, floorTokens: error.floorTokens }, { cause: error })
+    : error;
 }

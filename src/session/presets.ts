@@ -63,12 +63,12 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     },
     prune: { ...PRUNE_SEED_000, when: 'open' },
     compaction: {
-      fallback: false, // the system's own failure handling: a failed summary is an error
       plan: { keepNone: true },
       summaryAs: 'assistant',
       summaryCall: { system: SEED_000_SYSTEM_PROMPT, prompt: SEED_000_FINAL_INSTRUCTION },
       recordTask: true,
       appendix: false,
+      gate: false,
       formatSummary: asReturned,
     },
   },
@@ -86,7 +86,6 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     },
     prune: { ...PRUNE_SEED_001, when: 'turn' },
     compaction: {
-      fallback: false, // the system's own failure handling: a failed summary is an error
       plan: { keepNone: true },
       summaryAs: 'question+assistant',
       continueMessage: true,
@@ -96,6 +95,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
       // A001-13 asks for no endless retries; Claude Code's limit.
       maxFailures: 3,
       appendix: false,
+      gate: false,
       formatSummary: asReturned,
     },
   },
@@ -105,9 +105,9 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     checks: { afterStep: false, beforeTurn: true },
     prune: false,
     compaction: {
-      fallback: false, // the system's own failure handling: a failed summary is an error
       plan: { keepTurns: Number.MAX_SAFE_INTEGER, keepTokens: 30_000, minKeepLatestTurn: false },
       summaryAs: 'system',
+      gate: false,
     },
     fork: { mode: 'summary' }, // "Default: Use summary + turns from fork point forward" (A002-07)
   },
@@ -119,11 +119,11 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     checks: { afterStep: false, beforeTurn: true, estimate: 'local' },
     prune: false,
     compaction: {
-      fallback: false, // the system's own failure handling: a failed summary is an error
       plan: { keepNone: true },
       summaryAs: 'system',
       summaryCall: { system: SEED_003_SYSTEM_PROMPT },
       appendix: false,
+      gate: false,
       formatSummary: (text) => `Summary: ${text}`,
     },
   },
@@ -134,11 +134,11 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     checks: { afterStep: true, beforeTurn: false, countOutput: true, countReasoning: true },
     prune: false,
     compaction: {
-      fallback: false, // the system's own failure handling: a failed summary is an error
       plan: { keepNone: true },
       summaryAs: 'user-plain',
       summaryCall: { system: 'agent', prompt: SEED_004_PROMPT, clean: true },
       appendix: false,
+      gate: false,
       formatSummary: withLastRequest,
     },
   },

@@ -8,7 +8,6 @@ import { lookupModel, type ResolvedModel } from '../tokens/models.js';
 import { ollamaNumCtx } from '../tokens/ollama.js';
 import type { CompactionQueue } from './background/queue.js';
 import type { CheckSettings, CompactionSettings, SessionHooks, SessionOptions } from './options.js';
-import { withFallback } from './summarizer-fallback.js';
 
 export interface ResolvedSession {
   model: string;
@@ -23,8 +22,6 @@ export interface ResolvedSession {
   summarizer: Summarizer;
   prune: (ResolvedPruneOptions & { when: 'turn' | 'open' }) | null;
   compaction: CompactionSettings;
-  /** Told when the model's summary failed and the offline one was used (the session sets it). */
-  fallbackNotice: { listener?: (error: unknown) => void };
   checks: Required<CheckSettings>;
   hooks: SessionHooks;
   /** A text part too large for any request: an error at prepare() naming it, or truncated at append. */
@@ -79,14 +76,10 @@ export function resolveSession(options: SessionOptions, stored: StoredSettings =
       : estimatorByName(options.estimator ?? 'heuristic');
   const compaction = options.compaction ?? {};
   const offline = () => extractiveSummarizer({ summaryTokens: compaction.summaryTokens, estimator });
-  // The session's own model summarizes unless a summarizer is named; when its call fails, the
-  // offline summary stands in (a named summarizer is used as given: its failure is an error).
-  const fallbackNotice: ResolvedSession['fallbackNotice'] = {};
-  const modelSummarizer = (model: LanguageModel) => {
-    const llm = llmSummarizer({ model, contextWindow: limits.contextWindow || undefined, estimator });
-    if (compaction.fallback === false) return llm;
-    return withFallback(llm, offline(), (error) => fallbackNotice.listener?.(error));
-  };
+  // The session's own model summarizes unless a summarizer is named (a failed or refused summary
+  // is replaced by the offline one at compaction: see compaction.fallback).
+  const modelSummarizer = (model: LanguageModel) =>
+    llmSummarizer({ model, contextWindow: limits.contextWindow || undefined, estimator });
   const summarizer =
     compaction.summarizer ?? (typeof options.model === 'object' ? modelSummarizer(options.model) : offline());
   const prune =
@@ -104,7 +97,6 @@ export function resolveSession(options: SessionOptions, stored: StoredSettings =
     budget,
     estimator,
     summarizer,
-    fallbackNotice,
     prune,
     compaction,
     oversize: options.oversize ?? 'error',

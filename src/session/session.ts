@@ -1,12 +1,14 @@
 import { afterStepDecision, type Decision } from '../budget/index.js';
-import { isContextOverflowError, overflowPromptTokens } from '../compact/index.js';
+import { isContextOverflowError, isMarkerOnly, overflowPromptTokens } from '../compact/index.js';
 import { type ContextFormat, IncrementalContext } from '../context/index.js';
 import { toolDefinitions } from '../integrations/ai-sdk/tools.js';
 import { Lineage, type Turn } from '../lineage/index.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
 import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/message.js';
+import { maskSecrets } from '../model/secrets.js';
 import type { SessionRecord } from '../model/session.js';
+import { loneSurrogates } from '../model/text.js';
 import type { ChannelEvent, StoredEvent } from '../store/events.js';
 import type { Store } from '../store/store.js';
 import { fallbackWindowMessage, type TokenEstimate } from '../tokens/index.js';
@@ -80,11 +82,6 @@ export class Session {
     this.overheadRaw = config.overheadRaw;
     this.sentContext = { system: config.system, tools: config.tools };
     this.guard = new AutoCompactionGuard(config.compaction.maxFailures ?? DEFAULT_MAX_FAILURES);
-    config.fallbackNotice.listener = (error) =>
-      this.events.emit('warning', {
-        message: "the model's summary failed: the offline summary was used",
-        error,
-      });
     const bg = config.background;
     const queue =
       bg && (bg.queue ?? inProcessQueue({ summarizer: config.summarizer, estimator: config.estimator }));
@@ -151,8 +148,9 @@ export class Session {
    */
   async append(
     input: AppendInput | readonly AppendInput[],
-    opts: { cursor?: JsonValue } = {},
+    opts: { cursor?: JsonValue; expectCursor?: JsonValue } = {},
   ): Promise<MessageEntry[]> {
+    this.reportLoneSurrogates(input);
     // Results arriving apart from their calls need every waiting call: the whole window.
     if (!this.log.whole && hasToolMessage(input)) await this.log.loadWhole();
     const plan = planAppend(input, this.log.active);
@@ -161,7 +159,9 @@ export class Session {
       plan.messages = truncateOversized(plan.messages, Math.floor(budget.usable * TRUNCATE_SHARE), estimator);
     const write = plan.messages.length > 0 || opts.cursor !== undefined;
     const entries = write
-      ? await this.log.mutate(withCursor(appendWrite(plan.messages, this.config), opts.cursor))
+      ? await this.log.mutate(
+          withCursor(appendWrite(plan.messages, this.config), opts.cursor, opts.expectCursor),
+        )
       : [];
     for (const { callId, result } of plan.results) await this.recordToolResult(callId, result);
     return entries;
@@ -173,6 +173,7 @@ export class Session {
    * the estimate with the prompt that step really had.
    */
   async recordStep(step: StepInput): Promise<StepResult> {
+    this.reportLoneSurrogates(step.message ?? (step.response && (await step.response).messages));
     const parsed = await parseStep(step);
     if (!this.log.whole && parsed.results.length > 0) await this.log.loadWhole();
     const results = waitingResults(parsed.results, this.log.active);
@@ -183,7 +184,7 @@ export class Session {
     };
     const model = step.model ?? this.config.model;
     const entries = await this.log.mutate(
-      withCursor(stepWrite(parsed, model, sent, this.config), step.cursor),
+      withCursor(stepWrite(parsed, model, sent, this.config), step.cursor, step.expectCursor),
     );
     // Results for calls of earlier steps arrived with this response: added after it.
     for (const { callId, result } of results) await this.recordToolResult(callId, result);
@@ -204,6 +205,7 @@ export class Session {
    * themselves): the call's part gains its output or error.
    */
   async recordToolResult(callId: string, result: ToolResult): Promise<void> {
+    this.reportLoneSurrogates(result);
     await this.log.loadWhole();
     try {
       await this.log.mutate(toolResultWrite(callId, result, this.config));
@@ -218,6 +220,16 @@ export class Session {
         error: null,
       });
     }
+  }
+
+  /** Text no UTF-8 can hold is stored and sent with U+FFFD in its place (model/text.ts): said here. */
+  private reportLoneSurrogates(input: unknown): void {
+    const n = loneSurrogates(input);
+    if (n === 0) return;
+    this.events.emit('warning', {
+      message: `${n} lone surrogate(s) (half of a UTF-16 pair, which no UTF-8 text can hold) replaced by U+FFFD`,
+      error: undefined,
+    });
   }
 
   /** Queues a compaction marker (seed 001 §4.1); at most one is pending at a time (A001-14). */
@@ -309,6 +321,12 @@ export class Session {
     const auto = opts.auto ?? false;
     // Asked for by the caller, not by a check or a queued task: automatic compaction may resume.
     const automatic = auto || opts.markerId !== undefined;
+    // Several processes told to compact at once compact once: those racing the first are dropped
+    // at commit (commit.ts), one starting after it committed finds nothing new to summarize. A call
+    // with instructions of its own asks for a new summary all the same.
+    const fresh = !appendedSincePivot(this.log.active, this.log.record.state.pivotId);
+    if (!automatic && fresh && !opts.instructions)
+      return { status: 'skipped', reason: 'nothing was appended since the latest compaction' };
     if (!automatic) this.guard.resume();
     // Stopped after repeated failures: no automatic attempt calls the summarizer again.
     else if (this.guard.stopped) throw this.guard.stopped;
@@ -333,6 +351,8 @@ export class Session {
       }
       return outcome;
     } catch (error) {
+      // A provider's error may echo the key it was sent: masked before anyone sees it.
+      maskSecrets(error);
       const stopped = this.guard.failed(error, this.estimate().tokens, automatic);
       this.events.emit('compaction:error', { error: error as Error });
       if (!stopped) throw error;
@@ -429,6 +449,17 @@ export class Session {
   async turn(id: string): Promise<Turn> {
     return (await this.lineage()).turn(id);
   }
+}
+
+/** Whether a message (other than a queued compaction task) follows the latest pivot; true with none. */
+function appendedSincePivot(active: readonly Entry[], pivotId: string | null): boolean {
+  if (pivotId === null) return true;
+  for (let i = active.length - 1; i >= 0; i--) {
+    const e = active[i]!;
+    if (e.id === pivotId) return false;
+    if (e.kind === 'message' && !isMarkerOnly(e)) return true;
+  }
+  return true; // the pivot is not held: the window moved on
 }
 
 export async function openSession(store: Store, id: string, options: SessionOptions = {}): Promise<Session> {

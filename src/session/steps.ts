@@ -32,6 +32,11 @@ interface StepCommon {
   model?: string;
   /** An integration's cursor, stored with the step in the same write (see SessionState.cursor). */
   cursor?: JsonValue;
+  /**
+   * Store the step only if the stored cursor is still this one (null: none yet); else nothing of
+   * it is written (another instance of the integration recorded an answer to the same prompt).
+   */
+  expectCursor?: JsonValue;
 }
 
 /**

@@ -53,3 +53,47 @@ export class StoreClosedError extends Error {
     super(`the ${kind} store is closed`);
   }
 }
+
+/**
+ * The connection to the database was lost and could not be made again in time. Retryable: the
+ * store works again once the server answers. `maybeApplied` says whether the write in flight may
+ * have landed (its COMMIT was sent): read the session before repeating a write that is not idempotent.
+ */
+export class StoreConnectionError extends Error {
+  override name = 'StoreConnectionError';
+  readonly retryable = true;
+  constructor(
+    readonly operation: string,
+    readonly maybeApplied: boolean,
+    cause: unknown,
+  ) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `${operation}: the connection to the database was lost (${reason}) and did not come back; ${
+        maybeApplied
+          ? 'the write may have been applied: read the session before repeating it'
+          : 'nothing was written: retry'
+      }`,
+      { cause },
+    );
+  }
+}
+
+/** Another process writes this session (the JSONL store's writer lock); nothing was written. */
+export class SessionLockedError extends Error {
+  override name = 'SessionLockedError';
+  constructor(
+    readonly sessionId: string,
+    readonly lockFile: string,
+    readonly holderPid: number | undefined,
+    readonly holderHost: string | undefined,
+  ) {
+    const who =
+      holderPid === undefined
+        ? 'another process'
+        : `process ${holderPid}${holderHost ? ` on ${holderHost}` : ''}`;
+    super(
+      `session ${sessionId} is being written by ${who} (lock ${lockFile}): one process writes a JSONL session at a time, nothing was written; use the SQLite or Postgres store for several writers, or remove the lock file if that process is gone`,
+    );
+  }
+}

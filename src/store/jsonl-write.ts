@@ -28,6 +28,18 @@ export interface Folder {
 const ASIDE = /\.tmp$/;
 
 /**
+ * Undoes what a write that failed before its commit left (the disk full mid-write, say): the files
+ * it wrote aside, and the lines it appended past the published bytes. Best effort: the next write
+ * settles the folder anyway, and the write's own error is the one to report.
+ */
+export function discardUnpublished(f: Folder, manifest: Manifest): void {
+  try {
+    for (const name of readdirSync(f.dir)) if (ASIDE.test(name)) rmSync(join(f.dir, name), { force: true });
+    truncateTo(join(f.dir, CURRENT), manifest.current.bytes);
+  } catch {}
+}
+
+/**
  * Brings a folder to its committed state before a write: finishes the moves of a commit a crash
  * interrupted, cuts what an interrupted append wrote past the published bytes, and (`sweep`)
  * removes files written aside by a write that never committed.
@@ -41,6 +53,25 @@ export function settle(f: Folder, manifest: Manifest, sweep: boolean): Manifest 
   if (!existsSync(current)) throw new Error(`${current} is missing: the session folder is damaged`);
   truncateTo(current, m.current.bytes);
   return m;
+}
+
+/**
+ * After a commit: its moves, then a manifest without them. A failure here (no room left for the
+ * new manifest) does not undo the commit, which stands as published: the next write or reader
+ * finishes the moves, so the write is reported done.
+ */
+function finishCommitted(f: Folder, committed: Manifest): Manifest {
+  try {
+    return finishMoves(f, committed);
+  } catch (error) {
+    if (!isFileError(error)) throw error;
+    return committed;
+  }
+}
+
+/** An error of the file system (it names a syscall), not one of the store's own checks. */
+export function isFileError(error: unknown): boolean {
+  return typeof (error as { syscall?: unknown })?.syscall === 'string';
 }
 
 function finishMoves(f: Folder, m: Manifest): Manifest {
@@ -97,7 +128,7 @@ function rotate(f: Folder, m: Manifest, plan: LayoutPlan, record: SessionRecord)
   const current = { ...last.stats, bytes: Buffer.byteLength(last.text) };
   const committed: Manifest = { format: 1, gen: m.gen + 1, record, current, pending: moves };
   writeManifest(f.dir, committed, f.durability, f.step);
-  return finishMoves(f, committed);
+  return finishCommitted(f, committed);
 }
 
 /**
@@ -150,7 +181,7 @@ export function replaceParts(
     pending: moves,
   };
   writeManifest(f.dir, committed, f.durability, f.step);
-  return finishMoves(f, committed);
+  return finishCommitted(f, committed);
 }
 
 function withParts(entry: Entry, update: PartsUpdate, sessionId: string): MessageEntry {

@@ -6,17 +6,28 @@ import {
   DuplicateEntryError,
   DuplicateSessionError,
   StoreClosedError,
+  StoreWriteError,
   UnknownSessionError,
 } from './errors.js';
 import { createFolders, deleteFolder, type NewFolder, recoverRoot } from './jsonl-create.js';
 import type { Durability } from './jsonl-fs.js';
+import { lockSession, unlockSession } from './jsonl-lock.js';
 import { type Manifest, readManifest, type Step } from './jsonl-manifest.js';
 import { FolderView } from './jsonl-read.js';
-import { appendEntries, type Folder, replaceParts, settle } from './jsonl-write.js';
+import {
+  appendEntries,
+  discardUnpublished,
+  type Folder,
+  isFileError,
+  replaceParts,
+  settle,
+} from './jsonl-write.js';
 import {
   applyCommit,
   checkAppendBatch,
+  checkNewSessions,
   checkPartsUpdates,
+  checkSessionId,
   compareSessions,
   summarizeSession,
 } from './rules.js';
@@ -58,8 +69,9 @@ interface KeyIndex {
  * Seed 003's layout as a Store: `dir/<session>/current.jsonl`, one JSON line per entry; every
  * compaction renames it to `{YYYYMMDDTHHMMSS}.jsonl` and starts a new current file whose first
  * line is the summary naming that archive. A `session.json` beside them holds the session record
- * and publishes each write (see jsonl-manifest.ts). One process writes a session at a time;
- * readers in other processes (the CLI) see committed states only. For many writers use SQLite.
+ * and publishes each write (see jsonl-manifest.ts). One process writes a session at a time (a
+ * second is refused at its first write: jsonl-lock.ts); readers in other processes (the CLI) take
+ * no lock and see committed states only. For many writers use SQLite.
  */
 export function jsonlStore(opts: JsonlStoreOptions = {}): JsonlStore {
   return openJsonlStore(opts, () => {});
@@ -74,24 +86,52 @@ export function openJsonlStore(opts: JsonlStoreOptions, step: Step): JsonlStore 
   const keys = new Map<string, KeyIndex>();
   /** Sessions settled by this store: files left aside by an earlier process are swept once. */
   const swept = new Set<string>();
+  /** Session folders whose writer lock this store holds (see jsonl-lock.ts), until close(). */
+  const locked = new Set<string>();
   let closed = false;
 
   const open = () => {
     if (closed) throw new StoreClosedError('jsonl');
   };
   const folderOf = (id: string): Folder => ({ dir: join(root, folderName(id)), durability, step });
+  /** A write's first step: this process must be the session's only writer. */
+  const claim = (id: string, dir: string) => {
+    if (locked.has(dir)) return;
+    lockSession(dir, id);
+    locked.add(dir);
+  };
 
   /** The committed manifest a write starts from, after the compare-and-swap on the version. */
   function begin(commit: Commit): { folder: Folder; manifest: Manifest } {
     const folder = folderOf(commit.sessionId);
     const found = readManifest(folder.dir);
     if (found === undefined) throw new UnknownSessionError(commit.sessionId);
+    claim(commit.sessionId, folder.dir);
     const manifest = settle(folder, found, !swept.has(commit.sessionId));
     swept.add(commit.sessionId);
     if (manifest.record.version !== commit.expectedVersion) {
       throw new VersionConflictError(commit.sessionId, commit.expectedVersion, manifest.record.version);
     }
     return { folder, manifest };
+  }
+
+  /**
+   * Runs a write's file steps; one that fails before the commit (a full disk) leaves nothing aside
+   * and ends in the store's error, naming the session and the file.
+   */
+  function publishing(
+    sessionId: string,
+    folder: Folder,
+    manifest: Manifest,
+    write: () => Manifest,
+  ): Manifest {
+    try {
+      return write();
+    } catch (error) {
+      if (!isFileError(error)) throw error;
+      discardUnpublished(folder, manifest);
+      throw writeFailed(sessionId, error);
+    }
   }
 
   function keyIndex(sessionId: string, folder: Folder, manifest: Manifest): KeyIndex {
@@ -117,7 +157,9 @@ export function openJsonlStore(opts: JsonlStoreOptions, step: Step): JsonlStore 
     }
     // A copy: the caller may change its commit afterwards, and the record we return must not move.
     const record = applyCommit(manifest.record, structuredClone(commit), Date.now());
-    const written = appendEntries(folder, manifest, entries, record);
+    const written = publishing(commit.sessionId, folder, manifest, () =>
+      appendEntries(folder, manifest, entries, record),
+    );
     for (const entry of entries) {
       index.ids.add(entry.id);
       index.seqs.add(entry.seq);
@@ -144,9 +186,17 @@ export function openJsonlStore(opts: JsonlStoreOptions, step: Step): JsonlStore 
       folders.push({ name, record: stored, entries: initial?.entries ?? [] });
     }
     if (folders.length === 0) return;
-    const existing = createFolders(root, folders, durability, step);
+    let existing: string | undefined;
+    try {
+      existing = createFolders(root, folders, durability, step);
+    } catch (error) {
+      // The sessions were staged aside, which createFolders removes: nothing is left.
+      if (!isFileError(error)) throw error;
+      throw writeFailed(batch[0]!.record.id, error);
+    }
     if (existing !== undefined)
       throw new DuplicateSessionError(batch[folders.findIndex((f) => f.name === existing)]!.record.id);
+    for (const { record } of batch) claim(record.id, folderOf(record.id).dir);
   }
 
   const store: JsonlStore = {
@@ -156,16 +206,19 @@ export function openJsonlStore(opts: JsonlStoreOptions, step: Step): JsonlStore 
 
     async createSession(record, initial) {
       open();
+      checkNewSessions([{ record }]);
       createAll([{ record, initial }]);
     },
 
     async createSessions(batch) {
       open();
+      checkNewSessions(batch);
       createAll(batch);
     },
 
     async getSession(id) {
       open();
+      checkSessionId(id);
       return readManifest(folderOf(id).dir)?.record;
     },
 
@@ -190,7 +243,9 @@ export function openJsonlStore(opts: JsonlStoreOptions, step: Step): JsonlStore 
       checkPartsUpdates(updates, commit.sessionId);
       const { folder, manifest } = begin(commit);
       const record = applyCommit(manifest.record, structuredClone(commit), Date.now());
-      const written = replaceParts(folder, manifest, updates, record);
+      const written = publishing(commit.sessionId, folder, manifest, () =>
+        replaceParts(folder, manifest, updates, record),
+      );
       const index = keys.get(commit.sessionId);
       if (index?.gen === manifest.gen) index.gen = written.gen;
       return record;
@@ -214,19 +269,33 @@ export function openJsonlStore(opts: JsonlStoreOptions, step: Step): JsonlStore 
 
     async deleteSession(id) {
       open();
+      const { dir } = folderOf(id);
+      if (readManifest(dir) !== undefined) claim(id, dir);
       deleteFolder(root, folderName(id));
       keys.delete(id);
       swept.delete(id);
+      locked.delete(dir);
+      unlockSession(dir);
     },
 
     async close() {
       closed = true;
       keys.clear();
+      for (const dir of locked) unlockSession(dir);
+      locked.clear();
     },
     // No full-text index on files: a search reads what is stored (per search, never per turn).
     search: (text, opts) => scanSearch(store, text, opts),
   };
   return store;
+}
+
+/** A write the file system refused (a full disk, a read-only folder): nothing was written. */
+function writeFailed(sessionId: string, error: unknown): StoreWriteError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StoreWriteError(`session ${sessionId}: the write failed and nothing was written (${reason})`, {
+    cause: error,
+  });
 }
 
 /**

@@ -12,7 +12,9 @@ import { memoryLedger } from './events-memory.js';
 import {
   applyCommit,
   checkAppendBatch,
+  checkNewSessions,
   checkPartsUpdates,
+  checkSessionId,
   compareSessions,
   lowerBoundBySeq,
   summarizeSession,
@@ -106,16 +108,19 @@ export function memoryStore(): Store & EventLedger {
 
     async createSession(record, initial) {
       open();
+      checkNewSessions([{ record }]);
       createAll([{ record, initial }]);
     },
 
     async createSessions(batch) {
       open();
+      checkNewSessions(batch);
       createAll(batch);
     },
 
     async getSession(id) {
       open();
+      checkSessionId(id);
       const slot = sessions.get(id);
       return slot === undefined ? undefined : structuredClone(slot.record);
     },

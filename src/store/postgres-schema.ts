@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { query, settle } from './postgres-pool.js';
+import { guarded, query, settle } from './postgres-pool.js';
 import { PG_AGENT_TURNS_VIEW } from './postgres-turns.js';
 
 /** The schema condense's tables live in unless told otherwise: apart from an application's own `sessions`. */
@@ -145,7 +145,8 @@ export async function migrateSchema(
   // A session lock taken before the transaction begins: a transaction started after the wait
   // sees the catalog as the previous migrator left it (one that waited inside its transaction
   // could still find the tables missing, and fail creating them again).
-  const client = await pool.connect();
+  const release = guarded(await pool.connect());
+  const { client } = release;
   const lock = [LOCK_SPACE, schema];
   let outcome: Awaited<ReturnType<typeof settle<MigrateResult>>> | undefined;
   let unlocked = false;
@@ -156,7 +157,7 @@ export async function migrateSchema(
     unlocked = true;
   } finally {
     // A connection that broke, or may still hold the lock, is closed rather than reused.
-    client.release(unlocked ? outcome?.error : true);
+    release(unlocked ? outcome?.error : true);
   }
   return outcome!.unwrap();
 }

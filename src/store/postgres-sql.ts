@@ -52,6 +52,8 @@ export function pgSql(schema: string) {
         AS u(id, parts, part_tokens, tokens, search, words)
       WHERE e.session_id = $1 AND e.id = u.id AND e.kind = 'message'
       RETURNING e.id`,
+    /** A write's parts as stored, to tell whether a write whose COMMIT was lost landed. */
+    partsOf: `SELECT id, parts FROM ${s}.entries WHERE session_id = $1 AND id = ANY($2::text[])`,
     kindOf: `SELECT kind FROM ${s}.entries WHERE session_id = $1 AND id = $2`,
     /** Ties (equal rank) newest first, as compareHits orders the memory store's hits. */
     search: `SELECT ${readColumns}, e.role, ts_rank(e.search, $1::tsquery, 1) AS rank

@@ -8,9 +8,11 @@ import {
   UnknownSessionError,
 } from './errors.js';
 import type { EventLedger } from './events.js';
+import { landedChecks } from './postgres-landed.js';
 import { postgresLedger } from './postgres-ledger.js';
 import { rewriteParts } from './postgres-parts.js';
-import { inTransaction, newPool, pgError, query } from './postgres-pool.js';
+import { inTransaction, listenOnPool, newPool, pgError, query } from './postgres-pool.js';
+import { reconnecting } from './postgres-reconnect.js';
 import {
   columnArrays,
   entryFromRow,
@@ -23,7 +25,13 @@ import {
 import { checkSchema, DEFAULT_PG_SCHEMA, migrateSchema } from './postgres-schema.js';
 import { searchEntries } from './postgres-search.js';
 import { pgSql } from './postgres-sql.js';
-import { checkAppendBatch, checkPartsUpdates, summarizeSession } from './rules.js';
+import {
+  checkAppendBatch,
+  checkNewSessions,
+  checkPartsUpdates,
+  checkSessionId,
+  summarizeSession,
+} from './rules.js';
 import { type Commit, type NewSession, type Store, VersionConflictError } from './store.js';
 
 export type PostgresStoreOptions = ({ connectionString: string } | { pool: Pool }) & {
@@ -46,6 +54,8 @@ export type PostgresStoreOptions = ({ connectionString: string } | { pool: Pool 
 export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
   const owned = 'connectionString' in opts;
   const pool = owned ? newPool(opts.connectionString) : opts.pool;
+  // An application's pool too: a dropped idle connection must not end the process (postgres-pool.ts).
+  const unlisten = owned ? () => {} : listenOnPool(pool);
   const schema = opts.schema ?? DEFAULT_PG_SCHEMA;
   const sql = pgSql(schema);
   let closed = false;
@@ -54,6 +64,8 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
   /** The pool once the schema is known good; the first call migrates (or checks), later ones wait on it. */
   async function open(): Promise<Pool> {
     if (closed) throw new StoreClosedError('postgres');
+    // Not made again on a lost connection: a server never reached is more likely a wrong address
+    // than a failover, and the caller hears of it at once (the next call tries again).
     ready ??= (
       opts.migrate === false ? checkSchema(pool, schema) : migrateSchema(pool, schema).then(() => {})
     ).catch((error: unknown) => {
@@ -126,73 +138,99 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
   }
 
   const ledger = postgresLedger(open, sql);
+  const landed = landedChecks(pool, sql);
+  /** A read (or an idempotent write), made again on a new connection if the connection is lost. */
+  const read = async <T>(operation: string, run: (p: Pool) => Promise<T>) => {
+    const p = await open();
+    return reconnecting(operation, () => run(p));
+  };
 
   return {
     kind: 'postgres',
     ...ledger,
 
     async createSession(record, initial) {
+      checkNewSessions([{ record }]);
       if (initial) checkAppendBatch(initial.entries, initial.commit.sessionId);
-      await inTransaction(await open(), (c) => createIn(c, record, initial));
+      const p = await open();
+      await reconnecting(
+        'create session',
+        () => inTransaction(p, (c) => createIn(c, record, initial)),
+        landed.created([{ record, initial }]),
+      );
     },
 
     async createSessions(batch) {
+      checkNewSessions(batch);
       for (const { initial } of batch)
         if (initial) checkAppendBatch(initial.entries, initial.commit.sessionId);
-      await inTransaction(await open(), async (c) => {
+      const p = await open();
+      const create = async (c: PoolClient) => {
         for (const { record, initial } of batch) await createIn(c, record, initial);
-      });
+      };
+      await reconnecting('create sessions', () => inTransaction(p, create), landed.created(batch));
     },
 
     async getSession(id) {
-      const [row] = await query<PgSessionRow>(await open(), sql.getSession, [id]);
+      checkSessionId(id);
+      const [row] = await read('read session', (p) => query<PgSessionRow>(p, sql.getSession, [id]));
       return row === undefined ? undefined : sessionFromRow(row);
     },
 
     async listSessions() {
-      const rows = await query<PgSessionRow>(await open(), sql.listSessions);
+      const rows = await read('list sessions', (p) => query<PgSessionRow>(p, sql.listSessions));
       return rows.map((row) => summarizeSession(sessionFromRow(row)));
     },
 
     async append(entries, commit) {
       checkAppendBatch(entries, commit.sessionId);
-      return inTransaction(await open(), (c) => appendIn(c, entries, commit));
+      const p = await open();
+      return reconnecting(
+        'append',
+        () => inTransaction(p, (c) => appendIn(c, entries, commit)),
+        landed.append(entries, commit),
+      );
     },
 
     async updateParts(updates, commit) {
       checkPartsUpdates(updates, commit.sessionId);
-      return inTransaction(await open(), async (c) => {
-        const record = await commitSession(c, commit);
-        await rewriteParts(c, sql, commit.sessionId, updates);
-        return record;
-      });
+      const p = await open();
+      const write = (c: PoolClient) =>
+        commitSession(c, commit).then(async (record) => {
+          await rewriteParts(c, sql, commit.sessionId, updates);
+          return record;
+        });
+      return reconnecting('update parts', () => inTransaction(p, write), landed.updateParts(updates, commit));
     },
 
     async loadFrom(sessionId, fromSeq, toSeq) {
-      const rows =
+      const rows = await read('load entries', (p) =>
         toSeq === undefined
-          ? await query<PgEntryRow>(await open(), sql.loadFrom, [sessionId, fromSeq])
-          : await query<PgEntryRow>(await open(), sql.loadRange, [sessionId, fromSeq, toSeq]);
+          ? query<PgEntryRow>(p, sql.loadFrom, [sessionId, fromSeq])
+          : query<PgEntryRow>(p, sql.loadRange, [sessionId, fromSeq, toSeq]),
+      );
       return rows.map(entryFromRow);
     },
 
     async getEntry(sessionId, entryId) {
-      const [row] = await query<PgEntryRow>(await open(), sql.getEntry, [sessionId, entryId]);
+      const [row] = await read('read entry', (p) => query<PgEntryRow>(p, sql.getEntry, [sessionId, entryId]));
       return row === undefined ? undefined : entryFromRow(row);
     },
 
     async search(text, opts = {}) {
-      return searchEntries(await open(), sql, text, opts);
+      return read('search', (p) => searchEntries(p, sql, text, opts));
     },
 
     async deleteSession(id) {
-      // Entries go with the session (ON DELETE CASCADE), in the same statement's transaction.
-      await query(await open(), sql.deleteSession, [id]);
+      // Entries go with the session (ON DELETE CASCADE), in the same statement's transaction;
+      // deleting again is harmless, so a lost connection just deletes again.
+      await read('delete session', (p) => query(p, sql.deleteSession, [id]));
     },
 
     async close() {
       if (closed) return;
       closed = true;
+      unlisten();
       if (owned) await pool.end();
     },
   };

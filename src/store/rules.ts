@@ -1,7 +1,8 @@
 import type { Entry } from '../model/entry.js';
 import type { SessionRecord } from '../model/session.js';
+import { checkSessionId } from '../model/text.js';
 import { DuplicateEntryError, StoreWriteError } from './errors.js';
-import type { Commit, PartsUpdate, SessionSummary } from './store.js';
+import type { Commit, NewSession, PartsUpdate, SessionSummary } from './store.js';
 
 /**
  * Checks that every store makes before writing a batch, so that all of them reject the same
@@ -78,3 +79,12 @@ export function summarizeSession(record: SessionRecord): SessionSummary {
 export function compareSessions(a: SessionSummary, b: SessionSummary): number {
   return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
+
+/** The ids of sessions to create: the same rule on every store (model/text.ts), before any write. */
+export function checkNewSessions(batch: readonly NewSession[]): void {
+  batch.forEach(({ record }, i) => {
+    checkSessionId(record.id, batch.length > 1 ? `[${i}].id` : 'id');
+  });
+}
+
+export { checkSessionId };

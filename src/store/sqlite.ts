@@ -10,7 +10,13 @@ import {
   UnknownSessionError,
 } from './errors.js';
 import type { EventLedger } from './events.js';
-import { checkAppendBatch, checkPartsUpdates, summarizeSession } from './rules.js';
+import {
+  checkAppendBatch,
+  checkNewSessions,
+  checkPartsUpdates,
+  checkSessionId,
+  summarizeSession,
+} from './rules.js';
 import { sqliteLedger } from './sqlite-ledger.js';
 import { preparePartsStatements, rewriteParts } from './sqlite-parts.js';
 import { type EntryRow, entryFromRow, entryValues, type SessionRow, sessionFromRow } from './sqlite-rows.js';
@@ -140,18 +146,21 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store & EventLedger 
 
     async createSession(record, initial) {
       open();
+      checkNewSessions([{ record }]);
       if (initial) checkAppendBatch(initial.entries, initial.commit.sessionId);
       createOne(record, initial);
     },
 
     async createSessions(batch) {
       open();
+      checkNewSessions(batch);
       for (const { initial } of batch)
         if (initial) checkAppendBatch(initial.entries, initial.commit.sessionId);
       createManyTx(batch);
     },
 
     async getSession(id) {
+      checkSessionId(id);
       const row = open().getSession.get(id) as SessionRow | undefined;
       return row === undefined ? undefined : sessionFromRow(row);
     },

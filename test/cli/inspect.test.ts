@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PRESET_CHOICES } from '../../src/cli/presets.js';
 import { validate } from '../../src/context/index.js';
 import { PRESET_INPUTS, PRESET_NAMES } from '../../src/session/index.js';
+import { sqliteStore } from '../../src/store/sqlite.js';
 import {
   type CliResult,
   cli,
@@ -184,6 +185,8 @@ describe.concurrent('every session command names a session that does not exist',
     '%s',
     async (command, ...rest) => {
       const db = freshDb(dir);
+      // A database without that session (a missing database is another error: cli-conventions.test.ts).
+      await sqliteStore({ path: db }).close();
       const r = await cliAsync([command, 'ghost', ...rest, '--db', db]);
       expect(r.status).toBe(2);
       expect(r.stdout).toBe('');

@@ -1,9 +1,13 @@
 import type { LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { generateText, type ModelMessage } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { validate } from '../../src/context/index.js';
 import { ingest } from '../../src/integrations/ai-sdk/ingest.js';
 import { InputError } from '../../src/model/errors.js';
 import { openSession, type Session } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
+import { messageEntries, promptText, textReply, wrapped } from './support.js';
 
 const user = (text: string): LanguageModelV3Message => ({ role: 'user', content: [{ type: 'text', text }] });
 const calls: LanguageModelV3Message = {
@@ -57,7 +61,7 @@ describe('ingest', () => {
     expect((await stored(session)).length).toBe(2);
   });
 
-  it('completes pending calls with their results, skips results already taken, reports results of no call', async () => {
+  it('completes pending calls with their results, skips results already taken, keeps results of no call', async () => {
     const { session, warnings } = await fresh();
     const prompt = [user('go'), calls, result('c1', 'A'), result('c2', 'B')];
     await ingest(session, prompt);
@@ -69,8 +73,54 @@ describe('ingest', () => {
       ),
     ).toEqual(['text', ['c1', 'completed', 'A'], ['c2', 'completed', 'B']]);
     await ingest(session, [...prompt, result('zz', 'stray'), user('next')]);
-    expect(warnings).toEqual([expect.stringContaining('1 tool result(s) answer no call')]);
-    expect((await stored(session)).length).toBe(3);
+    expect(warnings).toEqual([
+      "1 tool result(s) answer no call in the session's view; kept as user messages marked orphanResult",
+    ]);
+    // Kept where it came, as the import keeps one: a user message marked orphanResult.
+    const [, , orphan, next] = await stored(session);
+    expect(orphan).toEqual({
+      role: 'user',
+      parts: [{ type: 'text', text: '[result of tool call zz, which no call in the session made]\nstray' }],
+      metadata: { orphanResult: { callId: 'zz' } },
+    });
+    expect(next).toEqual({ role: 'user', parts: [{ type: 'text', text: 'next' }] });
+    // Taken once: the same prompt again adds nothing.
+    await ingest(session, [...prompt, result('zz', 'stray'), user('next')]);
+    expect((await stored(session)).length).toBe(4);
+  });
+
+  it('through the middleware, the model sees a result of no call, and every format validates', async () => {
+    const store = memoryStore();
+    const model = new MockLanguageModelV3({ doGenerate: textReply('noted') });
+    const { model: wrappedModel, sessions } = wrapped(model, store);
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'go' },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'lost',
+            toolName: 'read_file',
+            output: { type: 'text', value: 'the data' },
+          },
+        ],
+      },
+      { role: 'user', content: 'what did it say?' },
+    ];
+    await generateText({ model: wrappedModel, messages });
+    expect(promptText(model.doGenerateCalls[0]!.prompt)).toContain('the data');
+    const entries = await messageEntries(store, 'chat');
+    expect(entries.map((e) => e.message.metadata?.orphanResult ?? null)).toEqual([
+      null,
+      { callId: 'lost' },
+      null,
+      null,
+    ]);
+    for (const format of ['openai', 'anthropic', 'gemini', 'ai-sdk'] as const) {
+      const prepared = await sessions[0]!.prepare({ format });
+      expect(validate(prepared.messages, format)).toEqual([]);
+    }
   });
 
   it('reports a rewrite (an earlier message changed or gone) without writing anything', async () => {

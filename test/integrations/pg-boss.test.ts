@@ -12,6 +12,7 @@ import { pgBossQueue } from '../../src/pg-boss.js';
 import { openSession, type Prepared, type Session, type SessionEvents } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
 import { reply, sizedSay, sizedUser } from '../presets/support.js';
+import { EMPTY_JOB } from './pg-boss-job.js';
 
 const PG_URL = process.env.CONDENSE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SCHEMA = `condense_test_${Math.random().toString(36).slice(2, 10)}`;
@@ -150,28 +151,29 @@ describe.skipIf(!up)('pg-boss compaction queue', () => {
     expect(validate(prepared.messages, 'ai-sdk')).toEqual([]);
   });
 
-  it('a job whose worker failed ends as failed, and wait() says why', async () => {
+  /** A queue whose worker fails with `message`, and a job submitted to it. */
+  async function failedJob(message: string, name: string) {
     const failing = {
       name: 'down',
       summarize: async () => {
-        throw new Error('summarizer is down');
+        throw new Error(message);
       },
     };
-    const q = await queue({ summarizer: failing, queue: 'condense-failing' });
-    const id = await q.submit({
-      sessionId: 'x',
-      basis: { pivotId: null, activeFromSeq: 0, throughSeq: 0, count: 0, digest: '' },
-      plan: {
-        toSummarize: [],
-        toKeep: [],
-        previousPivot: null,
-        summarizedThroughId: 'e0',
-        firstKeptId: null,
-        tokensBefore: 0,
-        predictedTailTokens: 0,
-        requestInTail: false,
-      },
-    });
+    const q = await queue({ summarizer: failing, queue: name });
+    const id = await q.submit(EMPTY_JOB);
+    return { q, id, name };
+  }
+
+  it('a job whose worker failed ends as failed, and wait() says why', async () => {
+    const { q, id } = await failedJob('summarizer is down', 'condense-failing');
     expect(await q.wait(id)).toEqual({ state: 'failed', error: 'summarizer is down' });
+  });
+
+  it('a failure echoing the key is stored and reported masked', async () => {
+    const key = 'sk-proj-Abc123Def456Ghi789Jkl012';
+    const { q, id, name } = await failedJob(`Incorrect API key provided: ${key}`, 'condense-failing-key');
+    expect(await q.wait(id)).toEqual({ state: 'failed', error: 'Incorrect API key provided: ***' });
+    // pg-boss keeps the failure in its table: masked there too.
+    expect(JSON.stringify(await q.boss.getJobById(name, id))).not.toContain(key);
   });
 });

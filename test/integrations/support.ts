@@ -1,4 +1,4 @@
-import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { LanguageModelV3GenerateResult, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
 import type { MockLanguageModelV3 } from 'ai/test';
 import {
@@ -50,4 +50,17 @@ export function promptJson(prompt: LanguageModelV3Prompt): unknown {
 /** All the text a prompt carries, for "does the model see X" checks. */
 export function promptText(prompt: LanguageModelV3Prompt): string {
   return JSON.stringify(prompt);
+}
+
+/** A model's plain text answer, with the prompt size it reports. */
+export function textReply(text: string, inputTokens = 50): LanguageModelV3GenerateResult {
+  return {
+    content: [{ type: 'text', text }],
+    finishReason: { unified: 'stop', raw: undefined },
+    usage: {
+      inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: 1, text: 1, reasoning: 0 },
+    },
+    warnings: [],
+  };
 }

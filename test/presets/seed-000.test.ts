@@ -9,7 +9,12 @@ import { SEED_000_FINAL_INSTRUCTION, SEED_000_SYSTEM_PROMPT } from '../../src/co
 import { buildView, type OpenAIChatMessage } from '../../src/context/index.js';
 import type { Entry, Message, Part, ToolPart } from '../../src/model/index.js';
 import { PRUNE_PLACEHOLDER } from '../../src/prune/index.js';
-import { openSession, presetOptions, type SessionOptions } from '../../src/session/index.js';
+import {
+  EmptyContextError,
+  openSession,
+  presetOptions,
+  type SessionOptions,
+} from '../../src/session/index.js';
 import { memoryStore, type Store } from '../../src/store/index.js';
 import {
   act,
@@ -387,11 +392,11 @@ describe('seed 000 §Future Considerations: "Reasoning tokens: Currently not inc
 });
 
 describe('seed 000 §Edge Cases, Empty Conversations', () => {
-  it("an empty session's prepare() returns no messages", async () => {
+  it("an empty session's prepare() sends nothing: no provider takes a request without a message", async () => {
     const session = await openSession(memoryStore(), 's', { ...options, system: 'You query datasources.' });
-    const prepared = await session.prepare();
-    expect(prepared.messages).toEqual([]);
-    expect(prepared.system).toBe('You query datasources.');
-    expect((await session.prepare({ format: 'anthropic' })).messages).toMatchObject({ messages: [] });
+    for (const format of ['ai-sdk', 'anthropic'] as const)
+      await expect(session.prepare({ format })).rejects.toBeInstanceOf(EmptyContextError);
+    // Pruning an empty conversation does nothing (§Edge Cases).
+    expect((await session.prune())?.parts ?? 0).toBe(0);
   });
 });

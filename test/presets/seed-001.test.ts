@@ -13,7 +13,12 @@ import {
 import { buildView, type OpenAIChatMessage } from '../../src/context/index.js';
 import type { ToolPart } from '../../src/model/index.js';
 import { PRUNE_PLACEHOLDER } from '../../src/prune/index.js';
-import { openSession, presetOptions, type SessionOptions } from '../../src/session/index.js';
+import {
+  EmptyContextError,
+  openSession,
+  presetOptions,
+  type SessionOptions,
+} from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
 import {
   act,
@@ -368,9 +373,9 @@ describe('seed 001 §5.1: "tokens ≈ chars/4", no per-part cap (MAX_TOKENS_PER_
 });
 
 describe('seed 001 §4.4 on an empty session', () => {
-  it("an empty session's prepare() returns no messages", async () => {
+  it("an empty session's prepare() sends nothing: no provider takes a request without a message", async () => {
     const session = await openSession(memoryStore(), 's', withLimits({ contextWindow: 100_000 }));
-    expect((await session.prepare({ format: 'openai' })).messages).toEqual([]);
-    expect((await session.prepare({ format: 'gemini' })).messages).toEqual({ contents: [] });
+    for (const format of ['openai', 'gemini'] as const)
+      await expect(session.prepare({ format })).rejects.toBeInstanceOf(EmptyContextError);
   });
 });

@@ -42,6 +42,7 @@ describe('seed 003 §Context Window Sizes and §Compact Threshold', () => {
     ['gpt-4o-mini-tts', 128_000], // exact ids only (A003-08): no prefix guessing
   ])('%s: window %i, compaction above 0.8 of it', async (model, window) => {
     const session = await openSession(memoryStore(), 's', options(model));
+    await session.append({ role: 'user', content: 'hello' });
     const { decision } = await session.prepare();
     expect(decision).toMatchObject({
       contextWindow: window,

@@ -151,7 +151,7 @@ const toolCallReply: LanguageModelV3GenerateResult = {
   finishReason: { unified: 'tool-calls', raw: 'tool_use' },
 };
 
-describe('TESTING item 7: a bad summary writes nothing', () => {
+describe("a bad summary writes nothing (with the quality gate off: its failure is the caller's)", () => {
   const controller = { current: new AbortController() };
   const cases: Array<[string, Reply]> = [
     ['finish length', reply('The user wants the rename and then', 'length')],
@@ -185,7 +185,7 @@ describe('TESTING item 7: a bad summary writes nothing', () => {
       const store = memoryStore();
       const model = new MockLanguageModelV3({ doGenerate });
       const summarizer = llmSummarizer({ model, maxRetries: 0 });
-      const session = await openSession(store, 's', { ...small, compaction: { summarizer } });
+      const session = await openSession(store, 's', { ...small, compaction: { summarizer, gate: false } });
       await session.append([
         user(REQUEST),
         act(toolRun('grep', { pattern: 'getUser' }, 4_000)),
@@ -220,7 +220,10 @@ describe('TESTING item 7: a bad summary writes nothing', () => {
   it('a summarizer that keeps failing is called 3 times in a row by default, not at every turn', async () => {
     const model = new MockLanguageModelV3({ doGenerate: async () => reply('') });
     const summarizer = llmSummarizer({ model, maxRetries: 0 });
-    const session = await openSession(memoryStore(), 's', { ...small, compaction: { summarizer } });
+    const session = await openSession(memoryStore(), 's', {
+      ...small,
+      compaction: { summarizer, gate: false },
+    });
     const stopped: number[] = [];
     session.on('compaction:stopped', (e) => stopped.push(e.failures));
     await session.append([user(REQUEST), act(toolRun('grep', { pattern: 'getUser' }, 4_000)), say('Found.')]);
@@ -234,6 +237,41 @@ describe('TESTING item 7: a bad summary writes nothing', () => {
     }
     expect(model.doGenerateCalls).toHaveLength(3);
     expect(stopped).toEqual([3]);
+  });
+
+  it('by default, each of those summaries is replaced by the extractive one, and an abort still writes nothing', async () => {
+    for (const [label, doGenerate] of cases) {
+      controller.current = new AbortController();
+      const store = memoryStore();
+      const model = new MockLanguageModelV3({ doGenerate });
+      const session = await openSession(store, 's', {
+        ...small,
+        compaction: { summarizer: llmSummarizer({ model, maxRetries: 0 }) },
+      });
+      const fallbacks: string[] = [];
+      session.on('compaction:fallback', (e) => fallbacks.push(e.reason));
+      await session.append([
+        user(REQUEST),
+        act(toolRun('grep', { pattern: 'getUser' }, 4_000)),
+        say('Found 12 uses.'),
+      ]);
+      await session.append(user('Go ahead'));
+      const before = await snapshot(store, 's');
+      const outcome = await session.compact({ signal: controller.current.signal }).catch((e: Error) => e);
+      if (label.startsWith('an abort')) {
+        expect(outcome, label).toBeInstanceOf(Error);
+        expect(await snapshot(store, 's'), label).toBe(before);
+        continue;
+      }
+      if (outcome instanceof Error || outcome.status !== 'compacted')
+        throw new Error(`${label}: not compacted`);
+      expect(outcome.pivot.pivot.summarizer, label).toBe('extractive');
+      expect(fallbacks, label).toEqual(['failed']);
+      // The request the summary must carry is there verbatim; nothing the model wrote is.
+      expect(outcome.summary, label).toContain(REQUEST);
+      expect(outcome.summary, label).not.toContain('The user wants the rename and then');
+      expect(outcome.summary, label).not.toContain("I'm sorry");
+    }
   });
 
   it('an abort before the call never reaches the model', async () => {

@@ -112,6 +112,7 @@ describe('failure leaves the session as it was', () => {
     const session = await openSession(store, 's', {
       ...small,
       compaction: {
+        fallback: false,
         summarizer: {
           name: 'broken',
           summarize: async () => {

@@ -53,6 +53,8 @@ describe('seed 003 layout', () => {
       'archives.json',
       'current.jsonl',
       'session.json',
+      // Held by the store writing the session, until it is closed (jsonl-lock.ts).
+      'writer.lock',
     ]);
     const [summary, ...rest] = lines(join(folder, 'current.jsonl'));
     // Seed 003's line, keys in its order (A003-14), ts in Unix seconds (A003-05).

@@ -1,6 +1,8 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
-import type { Message } from '../../model/message.js';
+import type { JsonValue } from '../../model/json.js';
+import { type AssistantMessage, type Message, orphanResultMessage } from '../../model/message.js';
 import type { Session } from '../../session/session.js';
+import { NoWaitingCallError } from '../../session/tool-results.js';
 import type { LateToolResult } from './calls.js';
 import { echoSignature, hashChain, type PromptCursor, readCursor } from './cursor.js';
 import { assistantFromV3, fromV3Assistant, toolResultsOf, userFromV3, type V3Message } from './prompt-in.js';
@@ -12,7 +14,11 @@ export type IngestOutcome =
       system?: string;
       /** Where the session stands in the app's messages once the call's response is recorded. */
       cursor: PromptCursor;
+      /** The cursor as stored when ingest ended (null: none): the response is recorded only over it. */
+      stored: JsonValue;
     }
+  /** The very messages a recorded answer replied to, without it (a retry): that answer. */
+  | { status: 'replay'; message: AssistantMessage }
   | { status: 'rewritten'; reason: string };
 
 type Conversation = Exclude<V3Message, { role: 'system' }>;
@@ -29,6 +35,9 @@ function converted(m: Conversation, index: number): { message?: Message; results
   }
 }
 
+/** Another instance of the middleware (another app server) moved the cursor during a write. */
+const MOVED = Symbol('moved');
+
 /**
  * Takes what is new in an incoming prompt into the session, and only that:
  * - the first `cursor.messages` messages must be the ones taken before (hash chain), followed by
@@ -40,10 +49,29 @@ function converted(m: Conversation, index: number): { message?: Message; results
  * Anything else — an earlier message changed or removed, the recorded response missing — is a
  * rewrite of the app's history: nothing is written and the caller decides (it starts a branch).
  */
-export async function ingest(session: Session, prompt: LanguageModelV3Prompt): Promise<IngestOutcome> {
+export async function ingest(
+  session: Session,
+  prompt: LanguageModelV3Prompt,
+  opts: { regenerate?: boolean } = {},
+): Promise<IngestOutcome> {
+  // Behind a load balancer another instance may have taken messages since this one last looked:
+  // read the session row first, and start over whenever a write finds the cursor moved.
+  for (;;) {
+    await session.log.refresh();
+    const outcome = await ingestOnce(session, prompt, opts.regenerate ?? false);
+    if (outcome !== MOVED) return outcome;
+  }
+}
+
+async function ingestOnce(
+  session: Session,
+  prompt: LanguageModelV3Prompt,
+  regenerate: boolean,
+): Promise<IngestOutcome | typeof MOVED> {
   const system = prompt.flatMap((m) => (m.role === 'system' ? [m.content] : []));
   const conversation = prompt.filter((m): m is Conversation => m.role !== 'system');
-  const cursor = readCursor(session.log.record.state.cursor, session.id);
+  let stored: JsonValue = session.log.record.state.cursor ?? null;
+  const cursor = readCursor(stored ?? undefined, session.id);
   const hashes = hashChain(conversation, cursor.messages);
   const at = (n: number): PromptCursor => ({ messages: n, hash: hashes[n]! });
   if (cursor.messages > conversation.length || hashes[cursor.messages] !== cursor.hash) {
@@ -52,53 +80,87 @@ export async function ingest(session: Session, prompt: LanguageModelV3Prompt): P
   let i = cursor.messages;
   if (cursor.echo !== undefined) {
     const next = conversation[i];
+    const answer = next === undefined && !regenerate ? recordedAnswer(session, cursor.echo) : null;
+    if (answer) return { status: 'replay', message: answer };
     if (next?.role !== 'assistant' || echoSignature(assistantFromV3(next)) !== cursor.echo) {
       return { status: 'rewritten', reason: 'the response recorded last is not in the messages' };
     }
     i++;
   }
   let batch: Message[] = [];
+  /** Appends the batch over the cursor this ingest read; false if another instance wrote first. */
   const flush = async (end: number) => {
-    if (batch.length > 0) await session.append(batch, { cursor: at(end) });
+    if (batch.length === 0) return true;
+    const next = at(end);
+    const entries = await session.append(batch, { cursor: next, expectCursor: stored });
     batch = [];
+    if (entries.length === 0) return false;
+    stored = next;
+    return true;
   };
-  let unmatched = 0;
+  let kept = 0;
   for (; i < conversation.length; i++) {
     const { message, results } = converted(conversation[i]!, i);
     if (results.length > 0) {
       // The calls these results answer may be in the batch: it goes first.
-      await flush(i);
-      unmatched += await completeCalls(session, results);
+      if (!(await flush(i))) return MOVED;
+      // A result that answers no call is kept where it came, as the import keeps one.
+      for (const orphan of await completeCalls(session, results)) {
+        batch.push(orphanResultMessage(orphan.callId, orphan.result, 'the session'));
+        kept++;
+      }
     }
     if (message && message.parts.length > 0) batch.push(message);
   }
-  await flush(conversation.length);
-  reportUnmatched(session, unmatched);
+  if (!(await flush(conversation.length))) return MOVED;
+  reportUnmatched(session, kept, 'kept as user messages marked orphanResult');
   return {
     status: 'ingested',
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
     cursor: at(conversation.length),
+    stored,
   };
+}
+
+/** The recorded answer with this echo signature: the newest assistant message of the window. */
+export function recordedAnswer(session: Session, echo: string): AssistantMessage | null {
+  const active = session.log.active;
+  for (let i = active.length - 1; i >= 0; i--) {
+    const e = active[i]!;
+    if (e.kind === 'message' && e.message.role === 'assistant')
+      return echoSignature(e.message) === echo ? e.message : null;
+  }
+  return null;
 }
 
 /**
  * Completes the session's pending calls with results for them; a result whose call is already
- * finished is skipped (a retried call, a restart). Returns how many answer no call.
+ * finished is skipped (a retried call, a restart). Returns those that answer no call.
  */
-export async function completeCalls(session: Session, results: readonly LateToolResult[]): Promise<number> {
-  let unmatched = 0;
-  for (const { callId, result } of results) {
+export async function completeCalls(
+  session: Session,
+  results: readonly LateToolResult[],
+): Promise<LateToolResult[]> {
+  const unmatched: LateToolResult[] = [];
+  for (const late of results) {
+    const { callId, result } = late;
     const state = callState(session, callId);
-    if (state === 'pending' || state === 'running') await session.recordToolResult(callId, result);
-    else if (state === undefined) unmatched++;
+    if (state === 'pending' || state === 'running') {
+      try {
+        await session.recordToolResult(callId, result);
+      } catch (error) {
+        // Another instance completed it meanwhile: the write saw the call finished.
+        if (!(error instanceof NoWaitingCallError) || callState(session, callId) === undefined) throw error;
+      }
+    } else if (state === undefined) unmatched.push(late);
   }
   return unmatched;
 }
 
-export function reportUnmatched(session: Session, unmatched: number): void {
+export function reportUnmatched(session: Session, unmatched: number, fate = 'not stored'): void {
   if (unmatched > 0) {
     session.events.emit('warning', {
-      message: `${unmatched} tool result(s) answer no call in the session's view; not stored`,
+      message: `${unmatched} tool result(s) answer no call in the session's view; ${fate}`,
       error: undefined,
     });
   }

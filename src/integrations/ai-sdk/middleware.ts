@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
@@ -6,13 +7,17 @@ import type {
   LanguageModelV3Middleware,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
+import type { JsonValue } from '../../model/json.js';
+import type { AssistantMessage } from '../../model/message.js';
+import { maskSecrets } from '../../model/secrets.js';
 import type { SessionOptions } from '../../session/options.js';
 import type { Prepared, Session } from '../../session/session.js';
 import type { Store } from '../../store/store.js';
 import { echoSignature, type PromptCursor } from './cursor.js';
-import { completeCalls, ingest, reportUnmatched } from './ingest.js';
+import { completeCalls, ingest, recordedAnswer, reportUnmatched } from './ingest.js';
 import { Mutex } from './mutex.js';
 import { toV3Prompt } from './prompt-out.js';
+import { recordedContent, recordedFinish, replayResult, replayStream } from './replay.js';
 import { fromResponse } from './response.js';
 import { SessionRoute } from './route.js';
 import { collectingStream } from './stream.js';
@@ -32,7 +37,14 @@ interface Turn {
   session: Session;
   system?: string;
   cursor: PromptCursor;
+  /** The cursor as stored after ingest: the response is recorded only if it is still that one. */
+  stored: JsonValue;
   model: string;
+}
+
+/** A retry of messages whose answer is recorded: that answer, given again (replay.ts). */
+interface Replay {
+  replay: AssistantMessage;
 }
 
 /**
@@ -59,8 +71,13 @@ function learnableUsage(usage: LanguageModelV3Usage): LanguageModelV3Usage | und
  * - A stream is recorded when it ends with its finish part; cancelled or failed, it records
  *   nothing (what the app keeps of it arrives with the next call as the app's own message).
  * - Calls through one middleware run one at a time; a stream holds its turn until it ends or is
- *   cancelled, so a stream nobody reads or cancels blocks the next call. One middleware (one
- *   process) per session: the cursor assumes a single writer.
+ *   cancelled, so a stream nobody reads or cancels blocks the next call.
+ * - Many instances (app servers behind a load balancer) may serve one session: the cursor is read
+ *   and checked inside each write, so each message is stored once; of calls racing over the same
+ *   messages one answer is recorded, and a generate call that lost gets that answer.
+ * - The same messages again, without the answer recorded for them (an HTTP retry), get that
+ *   answer back with no model call; `providerOptions: { condense: { regenerate: true } }` asks
+ *   for a new one instead (the conversation then continues in a branch).
  *
  *   const model = wrapLanguageModel({ model: base, middleware: condenseMiddleware({ store, sessionId }) });
  */
@@ -69,16 +86,19 @@ export function condenseMiddleware(options: CondenseMiddlewareOptions): Language
   const route = new SessionRoute(store, sessionId, sessionOptions, onSession);
   const mutex = new Mutex();
 
-  async function begin(params: LanguageModelV3CallOptions, model: LanguageModelV3): Promise<Turn> {
+  async function begin(params: LanguageModelV3CallOptions, model: LanguageModelV3): Promise<Turn | Replay> {
+    // `providerOptions: { condense: { regenerate: true } }`: the same messages again ask for a new answer.
+    const regenerate = (params.providerOptions?.condense as { regenerate?: unknown })?.regenerate === true;
     let session = await route.current(model.modelId);
-    let taken = await ingest(session, params.prompt);
+    let taken = await ingest(session, params.prompt, { regenerate });
     if (taken.status === 'rewritten') {
       session = await route.branch(taken.reason);
       taken = await ingest(session, params.prompt);
       if (taken.status === 'rewritten') throw new Error(`a new branch rejected the prompt: ${taken.reason}`);
     }
-    const { system, cursor } = taken;
-    return { session, cursor, model: session.config.model, ...(system ? { system } : {}) };
+    if (taken.status === 'replay') return { replay: taken.message };
+    const { system, cursor, stored } = taken;
+    return { session, cursor, stored, model: session.config.model, ...(system ? { system } : {}) };
   }
 
   async function withView(
@@ -104,27 +124,46 @@ export function condenseMiddleware(options: CondenseMiddlewareOptions): Language
     try {
       return await run(await withView(turn, params));
     } catch (error) {
-      if (!(await turn.session.recordError(error)).retry) throw error;
+      // A provider's error may echo the key it was sent: masked before the app sees it.
+      if (!(await turn.session.recordError(error)).retry) throw maskSecrets(error);
       return run(await withView(turn, params));
     }
   }
 
+  /**
+   * Records the response, unless another instance recorded an answer to the same messages first:
+   * then that answer, which the caller should get instead (null when this one was recorded).
+   */
   async function record(
     turn: Turn,
     content: LanguageModelV3Content[],
     usage: LanguageModelV3Usage,
     finishReason: LanguageModelV3FinishReason,
-  ): Promise<void> {
+  ): Promise<AssistantMessage | null> {
     const { message, results } = fromResponse(content, finishReason);
+    // The response comes back in the app's next prompt: that is how it is recognized there.
+    const cursor = message ? { ...turn.cursor, echo: echoSignature(message) } : turn.cursor;
     await turn.session.recordStep({
       message: message ?? undefined,
       usage: learnableUsage(usage),
       model: turn.model,
-      // The response comes back in the app's next prompt: that is how it is recognized there.
-      cursor: message ? { ...turn.cursor, echo: echoSignature(message) } : turn.cursor,
+      cursor,
+      expectCursor: turn.stored,
     });
+    const stored = turn.session.log.record.state.cursor;
+    if (!isDeepStrictEqual(stored, cursor)) {
+      const echo = (stored as { echo?: unknown } | undefined)?.echo;
+      const other = typeof echo === 'string' ? recordedAnswer(turn.session, echo) : null;
+      turn.session.events.emit('warning', {
+        message:
+          'another instance answered the same messages first: its answer stands, this one was not stored',
+        error: undefined,
+      });
+      return other;
+    }
     // Results for calls of earlier responses (deferred provider results) complete those calls.
-    reportUnmatched(turn.session, await completeCalls(turn.session, results));
+    reportUnmatched(turn.session, (await completeCalls(turn.session, results)).length);
+    return null;
   }
 
   return {
@@ -133,8 +172,11 @@ export function condenseMiddleware(options: CondenseMiddlewareOptions): Language
       const release = await mutex.acquire();
       try {
         const turn = await begin(params, model);
+        if ('replay' in turn) return replayResult(turn.replay);
         const result = await call(turn, params, (p) => model.doGenerate(p));
-        await record(turn, result.content, result.usage, result.finishReason);
+        const other = await record(turn, result.content, result.usage, result.finishReason);
+        // Every caller of the same messages gets the one answer the session holds.
+        if (other) return { ...result, content: recordedContent(other), finishReason: recordedFinish(other) };
         return result;
       } finally {
         release();
@@ -144,6 +186,10 @@ export function condenseMiddleware(options: CondenseMiddlewareOptions): Language
       const release = await mutex.acquire();
       try {
         const turn = await begin(params, model);
+        if ('replay' in turn) {
+          release();
+          return { stream: replayStream(turn.replay) };
+        }
         const result = await call(turn, params, (p) => model.doStream(p));
         const stream = collectingStream(result.stream, async (response) => {
           try {

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type PgBoss from 'pg-boss';
 import type { Summarizer } from '../../compact/index.js';
 import { importPeer } from '../../model/peer.js';
+import { maskSecrets } from '../../model/secrets.js';
 import { type PreparedSummary, type SummaryJob, summarizeJob } from '../../session/background/job.js';
 import type { CompactionQueue, JobOutcome } from '../../session/background/queue.js';
 import type { Estimator } from '../../tokens/estimator.js';
@@ -41,6 +42,19 @@ interface Output {
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 
+/**
+ * Waits (up to 5 s) until pg-boss's pool has no query running or waiting for a connection: the
+ * polls of stopped workers have come back. The pool is pg-boss's own (its `getDb()`), read loosely.
+ */
+async function settled(boss: PgBoss): Promise<void> {
+  const pool = (boss.getDb() as { pool?: { waitingCount: number; idleCount: number; totalCount: number } })
+    .pool;
+  for (let waited = 0; pool && waited < 5_000; waited += 10) {
+    if (pool.waitingCount === 0 && pool.idleCount === pool.totalCount) return;
+    await sleep(10, undefined, { ref: false });
+  }
+}
+
 function failure(output: unknown, state: string): string {
   const message = (output as { message?: unknown } | null)?.message;
   return typeof message === 'string' ? message : `job ${state}`;
@@ -68,6 +82,8 @@ export async function pgBossQueue(options: PgBossQueueOptions): Promise<Compacti
   await boss.createQueue(name);
   const workers: string[] = [];
   const { summarizer } = options;
+  // Summaries still being written when the queue closes are abandoned: their jobs fail.
+  const closing = new AbortController();
   if (summarizer) {
     for (let i = 0; i < Math.max(1, options.concurrency ?? 2); i++) {
       const id = await boss.work<SummaryJob>(
@@ -75,7 +91,12 @@ export async function pgBossQueue(options: PgBossQueueOptions): Promise<Compacti
         { batchSize: 1, pollingIntervalSeconds: 0.5 },
         async ([job]) => {
           const started = performance.now();
-          const summary = await summarizeJob(job!.data, summarizer, options.estimator);
+          // pg-boss keeps a failure's message in its table: no credential may reach it.
+          const summary = await summarizeJob(job!.data, summarizer, options.estimator, closing.signal).catch(
+            (error) => {
+              throw maskSecrets(error);
+            },
+          );
           return { summary, millis: performance.now() - started } satisfies Output;
         },
       );
@@ -124,6 +145,15 @@ export async function pgBossQueue(options: PgBossQueueOptions): Promise<Compacti
     async close() {
       if (closed) return;
       closed = true;
+      // Workers first, then the database. pg-boss ends its pool at once; a worker's poll that is
+      // waiting for a connection then is never answered (pg-pool serves no request queued before
+      // end()), the worker never stops, and pg-boss's wait for it keeps a timer — and the
+      // process — alive for good.
+      if (workers.length > 0) {
+        closing.abort(new Error('the compaction queue is closed'));
+        await boss.offWork(name);
+        await settled(boss);
+      }
       await boss.stop({ graceful: false, wait: true, timeout: 1_000 });
     },
   };

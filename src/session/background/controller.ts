@@ -1,5 +1,6 @@
 import { beforeTurnDecision, pastSoft } from '../../budget/index.js';
 import { isNothingToCompact } from '../../compact/index.js';
+import { redact, secretValues } from '../../model/secrets.js';
 import { type CompactionOutcome, commitPivot, compactionFigures, storedSummary } from '../commit.js';
 import { finishCompaction } from '../finish.js';
 import type { Session } from '../session.js';
@@ -85,7 +86,10 @@ export class BackgroundCompaction {
       const span = new Set(plan.toSummarize.map((e) => e.id));
       const pending: Pending = { id, job, span, touched: false, settled: null, outcome: this.queue.wait(id) };
       // A queue that cannot say (its database went away) has, for this session, failed the job.
-      const failed = (error: unknown): JobOutcome => ({ state: 'failed', error: String(error) });
+      const failed = (error: unknown): JobOutcome => ({
+        state: 'failed',
+        error: redact(String(error), secretValues(process.env)),
+      });
       pending.outcome = pending.outcome.catch(failed).then((outcome) => {
         pending.settled = outcome;
         if (outcome.state === 'done')

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Summarizer } from '../../compact/index.js';
+import { redact, secretValues } from '../../model/secrets.js';
 import type { Estimator } from '../../tokens/estimator.js';
 import { type PreparedSummary, type SummaryJob, summarizeJob } from './job.js';
 
@@ -52,7 +53,9 @@ interface Slot {
   settled: boolean;
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+// Masked: the outcome is read by sessions and stored by database queues.
+const message = (error: unknown) =>
+  redact(error instanceof Error ? error.message : String(error), secretValues(process.env));
 
 /**
  * The queue of one process: jobs run on this event loop after the submitting call has returned.
