@@ -14,7 +14,8 @@ import type { ExactEncoding } from './exact.js';
  * - other providers' tokenizers are not public: the o200k count plus a margin, since Claude and
  *   Gemini count 10–40% more tokens than o200k on the same text (prose at the low end, code and
  *   JSON at the high end), until usage calibrates it;
- * - without the tokenizer package, the local estimate plus the same margin.
+ * - without the tokenizer package, the local estimate plus the same margin;
+ * - an estimator configured on purpose (the exact tokenizer, a preset's own rule) counts as it is.
  */
 export interface BudgetCountInput {
   model: string;
@@ -85,7 +86,8 @@ function fastCount(count: CountTokens): (text: string) => number {
 export function budgetCounter(input: BudgetCountInput): TextCounter {
   const { estimator, ratio } = input;
   if (input.calibrated) return (text) => Math.ceil(estimator.text(text) * ratio);
-  if (estimator.name.startsWith('exact:')) return (text) => estimator.text(text);
+  // An estimator chosen on purpose (exact, a preset's own rule) is the count the budget is held to.
+  if (estimator.name !== 'heuristic') return (text) => estimator.text(text);
   const encoding = encodingOf(input.model);
   const margin = encoding === null ? UNCALIBRATED_MARGIN : 1;
   const tokenizer = tokenizerCount(encoding === null || encoding === 'unknown' ? 'o200k_base' : encoding);
