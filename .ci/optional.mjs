@@ -15,8 +15,8 @@ const expectMessage = async (what, run, pattern) => {
 for (const name of ['pg', 'pg-boss', 'gpt-tokenizer', 'commander', '@ai-sdk/openai-compatible']) {
   if (existsSync(`node_modules/${name}`)) failures.push(`${name} was installed with the package`);
 }
-await expectMessage('condense/postgres', () => import('condense/postgres'), /needs the 'pg' package: npm install pg/);
-const { openSession, memoryStore } = await import('condense');
+await expectMessage('condense-context/postgres', () => import('condense-context/postgres'), /needs the 'pg' package: npm install pg/);
+const { openSession, memoryStore } = await import('condense-context');
 await expectMessage(
   "estimator 'exact'",
   () => openSession(memoryStore(), 's', { estimator: 'exact' }),

@@ -1,8 +1,8 @@
 // The packed package as a user installs it: .ci/pack-smoke typechecks this file against the
 // installed type declarations, compiles it and runs it in a fresh project.
-import { type Message, memoryStore, openSession, type Prepared, validate } from 'condense';
-import { fromAiSdkResponse } from 'condense/ai-sdk';
-import { sqliteStore } from 'condense/sqlite';
+import { type Message, memoryStore, openSession, type Prepared, validate } from 'condense-context';
+import { fromAiSdkResponse } from 'condense-context/ai-sdk';
+import { sqliteStore } from 'condense-context/sqlite';
 
 function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`smoke: ${what}`);

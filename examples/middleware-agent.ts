@@ -10,8 +10,8 @@
  * Environment: OPENAI_BASE_URL (any OpenAI-compatible server: Ollama, vLLM, LM Studio, OpenAI),
  * MODEL (its model id), OPENAI_API_KEY (if the server wants one), CONTEXT_WINDOW (tokens; for
  * Ollama the num_ctx the model runs with; default: the model catalog's figure for MODEL),
- * SESSION (default 'middleware-example'). In your own project, import from 'condense' and
- * 'condense/ai-sdk' instead of ../src.
+ * SESSION (default 'middleware-example'). In your own project, import from 'condense-context' and
+ * 'condense-context/ai-sdk' instead of ../src.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';

@@ -5,7 +5,7 @@
  *   OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3:8b CONTEXT_WINDOW=32768 npx tsx examples/step-hooks-agent.ts "task"
  * CONTEXT_WINDOW: tokens (for Ollama, the num_ctx the model runs with); default: the model
  * catalog's figure for MODEL, or 128,000 with a warning for a model it does not know.
- * In your own project, import from 'condense' and 'condense/ai-sdk' instead of ../src.
+ * In your own project, import from 'condense-context' and 'condense-context/ai-sdk' instead of ../src.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';

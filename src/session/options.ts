@@ -137,7 +137,7 @@ export interface BackgroundSettings {
   soft?: number;
   /**
    * Where the summaries are made. Default: an in-process queue writing them with this session's
-   * summarizer. `pgBossQueue` from `condense/pg-boss` runs them on PostgreSQL workers.
+   * summarizer. `pgBossQueue` from `condense-context/pg-boss` runs them on PostgreSQL workers.
    */
   queue?: CompactionQueue;
 }

@@ -2,8 +2,8 @@ import type PgModule from 'pg';
 import type { Pool, PoolClient } from 'pg';
 import { importPeer } from '../model/peer.js';
 
-// Loaded with the `condense/postgres` entry; without `pg` installed, the import says what to install.
-const pg = (await importPeer<{ default: typeof PgModule }>('pg', 'condense/postgres')).default;
+// Loaded with the `condense-context/postgres` entry; without `pg` installed, the import says what to install.
+const pg = (await importPeer<{ default: typeof PgModule }>('pg', 'condense-context/postgres')).default;
 
 /**
  * How values come back, whoever configured the pool: BIGINT as a number (seqs, versions and ms

@@ -2,8 +2,9 @@
  * The README's first screen, read as a new user reads it. .ci/pack-smoke runs the hello world and
  * compiles every TypeScript block against the packed tarball; this checks the shape fast.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { OLD_NAME_IMPORT } from './old-name.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', ROOT), 'utf8');
@@ -26,5 +27,28 @@ describe('the README first screen', () => {
   it('says no internal reading ids or issue numbers', () => {
     expect(readme).not.toMatch(/\b[ACX]0\d\d-\d+\b/);
     expect(readme).not.toMatch(/\bissue \d+\b/i);
+  });
+});
+
+describe('the package name', () => {
+  it('is one the registry does not give to someone else, and the command stays condense', () => {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as {
+      bin: Record<string, string>;
+    };
+    expect(name).not.toBe('condense');
+    expect(Object.keys(pkg.bin)).toEqual(['condense']);
+  });
+
+  it("no 'condense' import is left in the README or the examples", () => {
+    expect(readme).not.toMatch(OLD_NAME_IMPORT);
+    const examples = readdirSync(new URL('examples/', ROOT)).filter((f) => f.endsWith('.ts'));
+    expect(examples.length).toBeGreaterThan(0);
+    for (const file of examples) {
+      expect(readFileSync(new URL(`examples/${file}`, ROOT), 'utf8'), file).not.toMatch(OLD_NAME_IMPORT);
+    }
+    // The check can fail: it sees the old name where it is.
+    expect("import { openSession } from 'condense';").toMatch(OLD_NAME_IMPORT);
+    expect("from 'condense/sqlite'").toMatch(OLD_NAME_IMPORT);
+    expect(`from '${name}/sqlite'`).not.toMatch(OLD_NAME_IMPORT);
   });
 });

@@ -7,8 +7,8 @@ import { type PreparedSummary, type SummaryJob, summarizeJob } from '../../sessi
 import type { CompactionQueue, JobOutcome } from '../../session/background/queue.js';
 import type { Estimator } from '../../tokens/estimator.js';
 
-// Loaded with the `condense/pg-boss` entry; without `pg-boss` installed, the import says what to install.
-const { default: Boss } = await importPeer<{ default: typeof PgBoss }>('pg-boss', 'condense/pg-boss');
+// Loaded with the `condense-context/pg-boss` entry; without `pg-boss` installed, the import says what to install.
+const { default: Boss } = await importPeer<{ default: typeof PgBoss }>('pg-boss', 'condense-context/pg-boss');
 
 export interface PgBossQueueOptions {
   /** The PostgreSQL server, e.g. `postgres://user@host:5432/db`. */
