@@ -1,7 +1,7 @@
-// `condense`: what an agent calls. Layers' internals (planners, reducers, serializers) stay out of
+// `condense-context`: what an agent calls. Layers' internals (planners, reducers, serializers) stay out of
 // the public API; tests import them from their modules. test/packaging pins the runtime names.
-// The SQLite store is `condense/sqlite`, the JSONL store `condense/jsonl`, the AI SDK helpers
-// `condense/ai-sdk`. Biome keeps these sorted by path.
+// The SQLite store is `condense-context/sqlite`, the JSONL store `condense-context/jsonl`, the AI SDK helpers
+// `condense-context/ai-sdk`. Biome keeps these sorted by path.
 
 export type { BudgetConfig, Decision, DecisionReason, LimitKind } from './budget/index.js';
 export {
@@ -73,5 +73,12 @@ export * from './session/index.js';
 export * from './store/index.js';
 export type { TokenEstimate } from './tokens/calibration.js';
 export type { Estimator } from './tokens/estimator.js';
-export { lookupModel, type ModelLimits, type ResolvedModel, registerModel } from './tokens/models.js';
+export {
+  lookupModel,
+  type ModelLimits,
+  type ModelPrices,
+  modelPrices,
+  type ResolvedModel,
+  registerModel,
+} from './tokens/models.js';
 export { type NormalizeUsageOptions, normalizeUsage } from './tokens/usage.js';

@@ -61,6 +61,7 @@ const PUBLIC = {
     'llmSummarizer',
     'loadConfig',
     'lookupModel',
+    'modelPrices',
     'memoryStore',
     'mergeOptions',
     'normalizeUsage',
