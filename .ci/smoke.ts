@@ -1,12 +1,18 @@
 // The packed package as a user installs it: .ci/pack-smoke typechecks this file against the
 // installed type declarations, compiles it and runs it in a fresh project.
-import { type Message, openSession, type Prepared, validate } from 'condense';
-import { fromAiSdkResponse } from 'condense/ai-sdk';
-import { sqliteStore } from 'condense/sqlite';
+import { type Message, memoryStore, openSession, type Prepared, validate } from 'condense-context';
+import { fromAiSdkResponse } from 'condense-context/ai-sdk';
+import { sqliteStore } from 'condense-context/sqlite';
 
 function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`smoke: ${what}`);
 }
+
+// The memory store: no native module, nothing on disk.
+const memory = await openSession(memoryStore(), 'm', { model: 'claude-opus-4-6' });
+await memory.append({ role: 'user', content: 'hello' });
+const inMemory = await memory.prepare();
+check(inMemory.messages.length === 1 && inMemory.decision.contextWindow === 1_000_000, 'memory store, catalog window');
 
 const store = sqliteStore({ path: 'smoke/condense.db' });
 const session = await openSession(store, 'smoke', { model: 'gpt-4o', system: 'You are terse.' });

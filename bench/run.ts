@@ -7,12 +7,14 @@
  *   npm run bench -- --huge    also the 1,000,000-entry cold open (builds a ~4.5 GB SQLite file)
  *   npm run bench -- --stall   only the stall at the hard threshold, with and without background compaction
  *   npm run bench -- --workers only the many-workers load run (8 processes × 1,000 appends)
+ *   npm run bench -- --report  only the HTML report of a 100,000-entry session
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ColdRow, coldOpen } from './cold.js';
 import { type LoadRow, loadRun } from './concurrency.js';
+import { type HtmlReportRow, htmlReportBench, htmlReportTable } from './html-report.js';
 import { coldTable, loadTable, turnTable } from './report.js';
 import { type StallRow, stallBench, stallTable } from './stall.js';
 import {
@@ -43,7 +45,8 @@ const STALL = {
 };
 const stallOnly = args.has('--stall');
 const workersOnly = args.has('--workers');
-const everything = !stallOnly && !workersOnly;
+const reportOnly = args.has('--report');
+const everything = !stallOnly && !workersOnly && !reportOnly;
 const STORES: StoreKind[] = ['memory', 'sqlite'];
 const dir = mkdtempSync(join(tmpdir(), 'condense-bench-'));
 const sessions = new Sessions(dir);
@@ -56,6 +59,7 @@ const windowRows: TurnRow[] = [];
 const coldRows: ColdRow[] = [];
 let stallRows: StallRow[] = [];
 const loadRows: LoadRow[] = [];
+let reportRows: HtmlReportRow[] = [];
 try {
   if (everything) await sizes();
   if (everything || stallOnly) {
@@ -67,6 +71,10 @@ try {
       loadRows.push(await loadRun(target).finally(() => target.dispose()));
       progress(`workers ${target.kind}`);
     }
+  }
+  if (everything || reportOnly) {
+    reportRows = await htmlReportBench(dir, quick ? 10_000 : 100_000);
+    progress('report');
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -100,7 +108,14 @@ async function sizes(): Promise<void> {
 }
 
 if (args.has('--json')) {
-  const rows = { turns: turnRows, windows: windowRows, cold: coldRows, stall: stallRows, workers: loadRows };
+  const rows = {
+    turns: turnRows,
+    windows: windowRows,
+    cold: coldRows,
+    stall: stallRows,
+    workers: loadRows,
+    report: reportRows,
+  };
   process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 } else {
   const tables = [
@@ -109,6 +124,7 @@ if (args.has('--json')) {
       : []),
     ...(stallRows.length > 0 ? [stallTable(stallRows, STALL)] : []),
     ...(loadRows.length > 0 ? [loadTable(loadRows)] : []),
+    ...(reportRows.length > 0 ? [htmlReportTable(reportRows)] : []),
   ];
   process.stdout.write(`${tables.join('\n\n')}\n`);
 }

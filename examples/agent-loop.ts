@@ -1,7 +1,10 @@
 /**
  * The README's agent loop, typechecked with the project: an agent on any OpenAI-compatible server
  * (Ollama, vLLM, LM Studio, OpenAI) whose conversation condense keeps inside the window.
- *   OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3:8b npx tsx examples/agent-loop.ts
+ *   OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3:8b CONTEXT_WINDOW=32768 npx tsx examples/agent-loop.ts
+ * CONTEXT_WINDOW: tokens (for Ollama, the num_ctx the model runs with); default: the model
+ * catalog's figure for MODEL, or 128,000 with a warning for a model it does not know.
+ * In your own project, import from 'condense-context' instead of ../src.
  */
 import { readFile } from 'node:fs/promises';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -24,8 +27,10 @@ const tools = {
   }),
 };
 
+const contextWindow = Number(process.env.CONTEXT_WINDOW) || undefined;
 const session = await openSession(sqliteStore(), 'example', {
   model: process.env.MODEL,
+  ...(contextWindow ? { limits: { contextWindow } } : {}),
   system: 'You are a careful coding agent.',
   tools: { read_file: { path: 'string' } },
 });

@@ -8,8 +8,10 @@
  *   OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3:8b npx tsx examples/middleware-agent.ts "Summarize README.md"
  *
  * Environment: OPENAI_BASE_URL (any OpenAI-compatible server: Ollama, vLLM, LM Studio, OpenAI),
- * MODEL (its model id), OPENAI_API_KEY (if the server wants one), CONTEXT_WINDOW (tokens; default:
- * the model registry's figure for MODEL), SESSION (default 'middleware-example').
+ * MODEL (its model id), OPENAI_API_KEY (if the server wants one), CONTEXT_WINDOW (tokens; for
+ * Ollama the num_ctx the model runs with; default: the model catalog's figure for MODEL),
+ * SESSION (default 'middleware-example'). In your own project, import from 'condense-context' and
+ * 'condense-context/ai-sdk' instead of ../src.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
@@ -53,7 +55,7 @@ const contextWindow = Number(process.env.CONTEXT_WINDOW) || undefined;
 const middleware = condenseMiddleware({
   store: sqliteStore({ path: '.condense/middleware-example.db' }),
   sessionId: process.env.SESSION ?? 'middleware-example',
-  // An unknown model's output reserve is 32k: with a small window of your own, reserve less.
+  // A window of your own: hold back at most 8,000 tokens (or a quarter of it) for the answer.
   ...(contextWindow ? { limits: { contextWindow, maxOutput: Math.min(8_000, contextWindow / 4) } } : {}),
   onSession: (session) => {
     session.on('compaction:end', (e) =>

@@ -2,7 +2,10 @@
  * A coding agent whose multi-step calls condense takes part in: every step is recorded with its own
  * usage as it finishes, and every request is checked (and compacted if needed) before it is sent,
  * so a long tool loop inside one `generateText` call never overflows. Any OpenAI-compatible server:
- *   OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3:8b npx tsx examples/step-hooks-agent.ts "task"
+ *   OPENAI_BASE_URL=http://localhost:11434/v1 MODEL=qwen3:8b CONTEXT_WINDOW=32768 npx tsx examples/step-hooks-agent.ts "task"
+ * CONTEXT_WINDOW: tokens (for Ollama, the num_ctx the model runs with); default: the model
+ * catalog's figure for MODEL, or 128,000 with a warning for a model it does not know.
+ * In your own project, import from 'condense-context' and 'condense-context/ai-sdk' instead of ../src.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -32,8 +35,10 @@ const tools = {
 };
 
 // The model object gives the limits (by its id) and writes the summaries when the window fills.
+const contextWindow = Number(process.env.CONTEXT_WINDOW) || undefined;
 const session = await openSession(sqliteStore(), 'step-hooks-example', {
   model,
+  ...(contextWindow ? { limits: { contextWindow } } : {}),
   system: 'You are a careful coding agent. Explore with the tools, then answer.',
   tools,
 });

@@ -1,4 +1,4 @@
-// `condense/ai-sdk`: condense inside AI SDK (`ai` package) calls.
+// `condense-context/ai-sdk`: condense inside AI SDK (`ai` package) calls.
 
 export { type CondenseMiddlewareOptions, condenseMiddleware } from './integrations/ai-sdk/middleware.js';
 export { fromAiSdkResponse } from './integrations/ai-sdk/model-messages.js';

@@ -1,7 +1,7 @@
-// `condense`: what an agent calls. Layers' internals (planners, reducers, serializers) stay out of
+// `condense-context`: what an agent calls. Layers' internals (planners, reducers, serializers) stay out of
 // the public API; tests import them from their modules. test/packaging pins the runtime names.
-// The SQLite store is `condense/sqlite`, the JSONL store `condense/jsonl`, the AI SDK helpers
-// `condense/ai-sdk`. Biome keeps these sorted by path.
+// The SQLite store is `condense-context/sqlite`, the JSONL store `condense-context/jsonl`, the AI SDK helpers
+// `condense-context/ai-sdk`. Biome keeps these sorted by path.
 
 export type { BudgetConfig, Decision, DecisionReason, LimitKind } from './budget/index.js';
 export {
@@ -67,10 +67,18 @@ export type { PruneOptions } from './prune/options.js';
 export type { ArchiveRead, ArchiveRequest, PageLimits } from './recall/archive.js';
 export type { HistorySearch, SearchHit } from './recall/search.js';
 export { type RecallOptions, type RecallToolSpec, recallToolSpecs } from './recall/tools.js';
+export { report } from './report/index.js';
 export * from './session/index.js';
 // Memory store, the Store interface and its errors (the SQLite store is not in this barrel).
 export * from './store/index.js';
 export type { TokenEstimate } from './tokens/calibration.js';
 export type { Estimator } from './tokens/estimator.js';
-export { lookupModel, type ModelLimits, type ResolvedModel, registerModel } from './tokens/models.js';
+export {
+  lookupModel,
+  type ModelLimits,
+  type ModelPrices,
+  modelPrices,
+  type ResolvedModel,
+  registerModel,
+} from './tokens/models.js';
 export { type NormalizeUsageOptions, normalizeUsage } from './tokens/usage.js';

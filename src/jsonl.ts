@@ -1,5 +1,5 @@
-// `condense/jsonl`: seed 003's file layout as a store (one folder per session, current.jsonl and
-// its timestamped archives). Its own entry, like `condense/sqlite`: the root keeps the Store
+// `condense-context/jsonl`: seed 003's file layout as a store (one folder per session, current.jsonl and
+// its timestamped archives). Its own entry, like `condense-context/sqlite`: the root keeps the Store
 // interface and the memory store, each persistent store comes from the path that names it.
 export {
   DEFAULT_JSONL_DIR,

@@ -1,5 +1,5 @@
-// `condense/postgres`: the store for many processes or machines. Its own entry, like
-// `condense/sqlite`: only this path loads `pg` (a peer dependency to install alongside).
+// `condense-context/postgres`: the store for many processes or machines. Its own entry, like
+// `condense-context/sqlite`: only this path loads `pg` (a peer dependency to install alongside).
 import type { Pool } from 'pg';
 import { newPool } from './store/postgres-pool.js';
 import { DEFAULT_PG_SCHEMA, type MigrateResult, migrateSchema } from './store/postgres-schema.js';

@@ -64,7 +64,10 @@ export function usableBudget(cfg: BudgetConfig): number | null {
   if (!cfg.contextWindow) return null;
   if (cfg.inputLimit) return cfg.inputLimit;
   const cap = cfg.outputCap ?? DEFAULT_OUTPUT_CAP;
-  const reserveOut = cfg.maxOutput ? Math.min(cfg.maxOutput, cap) : cap;
+  // A model whose output limit nobody gave (a local model in a 16k window): reserving the whole
+  // cap would leave little or nothing for the prompt, so a quarter of the window is held back.
+  const unknownOut = cap * 2 > cfg.contextWindow ? Math.min(cap, Math.floor(cfg.contextWindow / 4)) : cap;
+  const reserveOut = cfg.maxOutput ? Math.min(cfg.maxOutput, cap) : unknownOut;
   return cfg.contextWindow - reserveOut;
 }
 
@@ -82,14 +85,12 @@ export function resolveBudget(cfg: BudgetConfig): ResolvedBudget {
   count('outputCap', cfg.outputCap);
   count('reserve', cfg.reserve);
   if (cfg.absolute !== undefined && (!Number.isFinite(cfg.absolute) || cfg.absolute < 0)) {
-    throw new ConfigError(
-      `budget: absolute threshold must be ≥ 0 (0 turns it off), got ${cfg.absolute} (A004-11)`,
-    );
+    throw new ConfigError(`budget: absolute threshold must be ≥ 0 (0 turns it off), got ${cfg.absolute}`);
   }
   const threshold = cfg.threshold ?? DEFAULT_THRESHOLD;
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
     throw new ConfigError(
-      `budget: threshold is a fraction of the window in [0, 1] (0 turns it off), got ${threshold} (A003-07)`,
+      `budget: threshold is a fraction of the window in [0, 1] (0 turns it off), got ${threshold}`,
     );
   }
   const window = cfg.contextWindow;
@@ -123,7 +124,7 @@ export function resolveBudget(cfg: BudgetConfig): ResolvedBudget {
   if (cfg.usableLimit ?? true) {
     if (usable === null || usable <= 0) {
       throw new ConfigError(
-        `budget: usable budget is ${usable} (window ${window} − reserved output ${window - (usable ?? 0)}); every step would overflow (A001-17)`,
+        `budget: usable budget is ${usable} (window ${window} − reserved output ${window - (usable ?? 0)}); every step would overflow: give the model's maxOutput, or a larger window`,
       );
     }
     limits.usable = usable;
@@ -133,9 +134,7 @@ export function resolveBudget(cfg: BudgetConfig): ResolvedBudget {
   if (cfg.absolute) limits.absolute = cfg.absolute;
   if (cfg.reserve) {
     if (window <= cfg.reserve) {
-      throw new ConfigError(
-        `budget: window ${window} ≤ reserve ${cfg.reserve}; every turn would compact (A002-11)`,
-      );
+      throw new ConfigError(`budget: window ${window} ≤ reserve ${cfg.reserve}; every turn would compact`);
     }
     limits.reserve = window - cfg.reserve;
   }

@@ -20,7 +20,7 @@ export function registerCompact(program: Command, common: (c: Command) => Comman
     )
     .option('--max-retries <n>', 'retries of a failed summarizer call (AI SDK default 2)')
     .option('--model <id>', 'the agent model, for its context window')
-    .option('--context-window <n>', 'context window instead of the model registry')
+    .option('--context-window <n>', 'context window instead of the model catalog')
     .option(
       '--target-tokens <n>',
       'what the summary and the verbatim tail may hold together (condense chooses the split)',

@@ -11,6 +11,7 @@ import type { Store } from '../store/store.js';
 import type { Imported } from './import-write.js';
 import { type CommonOptions, oneOf, print, withStore } from './io.js';
 import { PRESET_HELP } from './presets.js';
+import { type Progress, progress } from './progress.js';
 import { redactForPrint } from './redact.js';
 
 interface ImportOptions extends CommonOptions {
@@ -28,6 +29,22 @@ interface ImportOptions extends CommonOptions {
  */
 export async function importFile(store: Store, file: string, opts: ImportOptions): Promise<Imported[]> {
   const format = opts.format === undefined ? undefined : oneOf(opts.format, FORMAT_NAMES, '--format');
+  const status = progress();
+  try {
+    return await importParsed(store, file, opts, format, status);
+  } finally {
+    status.done();
+  }
+}
+
+async function importParsed(
+  store: Store,
+  file: string,
+  opts: ImportOptions,
+  format: (typeof FORMAT_NAMES)[number] | undefined,
+  status: Progress,
+): Promise<Imported[]> {
+  status.update(`importing ${basename(file)}: reading…`);
   const parsed = await readAndParse(file, { format, strict: opts.strict });
   const sessions: ImportedSession[] = Array.isArray(parsed) ? parsed : [parsed];
   if (sessions.length === 0) throw new InputError('no conversation found in the file', { file });
@@ -37,6 +54,8 @@ export async function importFile(store: Store, file: string, opts: ImportOptions
   const { sessionIdProblem } = await import('../model/text.js');
   const problem = opts.session === undefined ? undefined : sessionIdProblem(opts.session);
   if (problem) throw new Error(`--session ${JSON.stringify(opts.session)} ${problem}`);
+  const messages = sessions.reduce((sum, s) => sum + s.messages.length, 0);
+  status.update(`importing ${basename(file)}: writing ${messages.toLocaleString('en-US')} messages…`);
   const written = await writeImport(store, planImport(sessions, sessionIds(base, sessions), file), file);
   for (const line of describeIssues(
     sessions.flatMap((s) => s.issues ?? []),

@@ -35,9 +35,11 @@ export function registerInspect(program: Command, common: (c: Command) => Comman
     });
 
   common(program.command('stats <session>'))
-    .description('tokens by role and by tool, the usable budget, and the compaction decision')
+    .description(
+      'what fills the window on the next request: system prompt, tools, summary, messages, tool results, free space and where it compacts',
+    )
     .option('--model <id>', 'model whose limits apply')
-    .option('--context-window <n>', 'context window instead of the model registry')
+    .option('--context-window <n>', 'context window instead of the model catalog')
     .option('--preset <name>', `budget of a preset: ${PRESET_HELP}`)
     .action(async (id: string, opts: ModelOptions) => {
       const { existingSession } = await opener();

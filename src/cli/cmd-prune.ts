@@ -13,7 +13,7 @@ export function registerPrune(program: Command, common: (c: Command) => Command)
     .option('--dry-run', 'show what would be cleared and the tokens saved, write nothing')
     .option('--preset <name>', `pruning rules of a preset: ${PRESET_HELP}`)
     .action(async (id: string, opts: PruneCliOptions) => {
-      const [{ openSession }, { commandOptions }] = await Promise.all([
+      const [{ openSession }, { commandOptions, warnFallback }] = await Promise.all([
         import('../session/index.js'),
         import('./open.js'),
       ]);
@@ -23,7 +23,7 @@ export function registerPrune(program: Command, common: (c: Command) => Command)
       const prune = options.prune === false ? false : { ...options.prune, when: 'turn' as const };
       const outcome = await withStore(opts, async (store) => {
         await requireSession(store, id, opts);
-        const session = await openSession(store, id, { ...options, prune });
+        const session = warnFallback(await openSession(store, id, { ...options, prune }));
         return session.prune({ dryRun: opts.dryRun });
       });
       const result = outcome

@@ -19,10 +19,26 @@ export function registerSearch(program: Command, common: (c: Command) => Command
       print(opts, hits, () =>
         hits.length === 0
           ? `nothing found for ${JSON.stringify(query)}`
-          : table([
-              ['session', 'seq', 'entry', 'role', 'snippet'],
-              ...hits.map((h) => [h.sessionId, h.seq, h.entryId, h.role ?? 'summary', h.snippet]),
-            ]),
+          : fitToWidth(
+              table([
+                ['session', 'seq', 'role', 'snippet'],
+                ...hits.map((h) => [clip(h.sessionId, 24), h.seq, h.role ?? 'summary', h.snippet]),
+              ]),
+              process.stdout.columns || 100,
+            ),
       );
     });
+}
+
+/** `text` cut to `width` characters, the cut marked with an ellipsis. */
+export function clip(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+}
+
+/** Each line of a table cut to the terminal's width (the entry ids and whole snippets are in --json). */
+export function fitToWidth(text: string, width: number): string {
+  return text
+    .split('\n')
+    .map((line) => clip(line.trimEnd(), Math.max(40, width)))
+    .join('\n');
 }

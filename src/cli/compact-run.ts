@@ -1,8 +1,9 @@
 import { llmSummarizer, type SummaryPromptStyle } from '../compact/index.js';
 import { openSession, type SessionOptions } from '../session/index.js';
 import { type CommonOptions, chosenPreset, int, requireSession, withStore } from './io.js';
-import { commandOptions, modelFlags } from './open.js';
+import { commandOptions, modelFlags, warnFallback } from './open.js';
 import type { PresetChoice } from './presets.js';
+import { progress, progressText } from './progress.js';
 import { type SummarizerModel, summarizerModel } from './summarizer-spec.js';
 
 export interface CompactOptions extends CommonOptions {
@@ -81,7 +82,11 @@ export async function runCompact(
   const options = await compactOptions(opts, llm);
   const outcome = await withStore(opts, async (store) => {
     await requireSession(store, id, opts);
-    const session = await openSession(store, id, options);
+    const session = warnFallback(await openSession(store, id, options));
+    const status = progress();
+    session.on('compaction:progress', ({ read, total }) =>
+      status.update(progressText(`compacting ${id}: reading`, read, total)),
+    );
     try {
       return await session.compact({
         instructions: opts.instructions,
@@ -93,6 +98,8 @@ export async function runCompact(
       throw new Error(
         `summarizer ${llm.label} failed, nothing was written: ${(error as Error).message}${why}`,
       );
+    } finally {
+      status.done();
     }
   });
   if (outcome.status !== 'compacted') return outcome;

@@ -4,6 +4,7 @@ import { buildCompactionEntry, buildMessageEntry, type EntryPlace } from '../mod
 import type { CompactionEntry, Entry, MessageEntry, PivotDetails } from '../model/entry.js';
 import type { JsonObject } from '../model/json.js';
 import type { Message } from '../model/message.js';
+import { withReportedUsage } from '../model/reported-usage.js';
 import { emptySessionState, type SessionState, type Usage } from '../model/session.js';
 import { type ResolvedSession, resolveSession } from '../session/resolve.js';
 import { afterAppend, afterPivot, afterUsage, nextPromptEstimate } from '../session/state.js';
@@ -75,7 +76,9 @@ export function importedLog(src: LogSource, now: number): ImportedLog {
   let next = 0;
   src.messages.forEach((step, i) => {
     while (src.compactions[next]?.at === i) compact(src.compactions[next++]!);
-    const entry = buildMessageEntry(step.message, place(step.createdAt), config.estimator);
+    // The usage rides on its reply too: the state keeps only the last, a report shows each.
+    const message = step.usage ? withReportedUsage(step.message, step.usage) : step.message;
+    const entry = buildMessageEntry(message, place(step.createdAt), config.estimator);
     const logRaw = state.activeTokens;
     state = afterAppend(state, [entry]);
     if (step.usage) {

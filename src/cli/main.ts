@@ -12,6 +12,7 @@ import { registerInspect } from './cmd-inspect.js';
 import { registerLineage } from './cmd-lineage.js';
 import { registerMigrate } from './cmd-migrate.js';
 import { registerPrune } from './cmd-prune.js';
+import { registerReport } from './cmd-report.js';
 import { registerSearch } from './cmd-search.js';
 import { registerValidate } from './cmd-validate.js';
 import { registerDemo } from './demo.js';
@@ -66,6 +67,7 @@ export function program(): Command {
   registerLineage(p, common);
   registerSearch(p, common);
   registerEvents(p, common);
+  registerReport(p, common);
   registerMigrate(p, common);
   registerValidate(p);
   registerDemo(p, common);

@@ -2,6 +2,7 @@ import type { LanguageModel } from 'ai';
 import { mergeOptions } from '../config/merge.js';
 import { openSession, presetOptions, type SessionOptions } from '../session/index.js';
 import type { Store } from '../store/store.js';
+import { fallbackWindowMessage } from '../tokens/models.js';
 import { type CommonOptions, chosenPreset, cliConfig, int, requireSession } from './io.js';
 
 export interface ModelOptions extends CommonOptions {
@@ -45,8 +46,18 @@ export async function existingSession(store: Store, id: string, opts: ModelOptio
     checks: { atOpen: false },
   });
   await requireSession(store, id, opts);
-  const session = await openSession(store, id, options);
+  const session = warnFallback(await openSession(store, id, options));
   // Inspecting shows the whole window, even one too large to hold until it is compacted.
   await session.loadWindow();
+  return session;
+}
+
+/** Says once on stderr that the model's window is a guess: every figure after it rests on it. */
+export function warnFallback<
+  S extends { config: { windowFallback: boolean; model: string; budget: { contextWindow: number } } },
+>(session: S): S {
+  const { windowFallback, model, budget } = session.config;
+  if (windowFallback)
+    process.stderr.write(`condense: warning: ${fallbackWindowMessage(model, budget.contextWindow)}\n`);
   return session;
 }

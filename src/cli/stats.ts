@@ -1,8 +1,9 @@
 import type { Decision } from '../budget/index.js';
 import type { Entry } from '../model/entry.js';
+import { BAR_GLYPHS, breakdownBar, type ContextBreakdown, contextBreakdown } from '../session/breakdown.js';
 import type { Session } from '../session/index.js';
 import { currentCalibration } from '../session/state.js';
-import { FALLBACK_CONTEXT_WINDOW, lookupModel, type TokenEstimate } from '../tokens/index.js';
+import type { TokenEstimate } from '../tokens/index.js';
 
 export interface SessionStats {
   session: string;
@@ -14,6 +15,7 @@ export interface SessionStats {
   contextWindow: number;
   /** True when the window is the 128,000 fallback: neither the model nor an option gave one. */
   windowFallback: boolean;
+  windowSource: Session['config']['windowSource'];
   usable: number | null;
   limit: number | null;
   /** The prompt size the provider last reported, and for which model. */
@@ -24,6 +26,8 @@ export interface SessionStats {
   /** How the next-prompt figure was made: from a reported prompt, calibrated, or a plain estimate. */
   basis: 'usage+delta' | 'calibrated' | 'uncalibrated';
   decision: Decision;
+  /** What fills the window on the next request, summing to `estimate.tokens`. */
+  breakdown: ContextBreakdown;
 }
 
 /** Token figures for a whole session (reads the whole log: a report, not a per-turn path). */
@@ -53,8 +57,8 @@ export function sessionStats(session: Session, history: Entry[], decision: Decis
     compactions: history.filter((e) => e.kind === 'compaction').length,
     tokens: { total: state.totalTokens, active: state.activeTokens, byRole, byTool },
     contextWindow: budget.contextWindow,
-    windowFallback:
-      !lookupModel(session.config.model).known && budget.contextWindow === FALLBACK_CONTEXT_WINDOW,
+    windowFallback: session.config.windowFallback,
+    windowSource: session.config.windowSource,
     usable: budget.usable,
     limit: budget.limit,
     lastReported: state.lastUsage
@@ -66,33 +70,82 @@ export function sessionStats(session: Session, history: Entry[], decision: Decis
     estimate,
     basis: estimate.method === 'calibrated' && !calibrated ? 'uncalibrated' : estimate.method,
     decision,
+    breakdown: contextBreakdown({
+      systemRaw: system ? session.config.estimator.text(system) : 0,
+      toolsRaw: Math.max(0, session.overheadRaw - (system ? session.config.estimator.text(system) : 0)),
+      entries: session.activeEntries(),
+      estimate,
+      contextWindow: budget.contextWindow,
+      trigger: budget.limit,
+      usable: budget.usable,
+    }),
   };
 }
 
 /** Says what the next-prompt figure rests on, so an uncalibrated guess never reads as a measurement. */
 function basisText(s: SessionStats): string {
   const e = s.estimate;
-  if (s.basis === 'usage+delta') return `usage+delta: last reported ${e.base} + ${e.delta} added since`;
+  if (s.basis === 'usage+delta')
+    return `the provider counted ${n(e.base)} tokens in the last request; ${n(e.delta)} were added since`;
   if (s.basis === 'calibrated')
-    return `calibrated from ${s.calibration?.samples} reported usages, none since the last compaction`;
-  return 'estimated, uncalibrated: no usage reported';
+    return `estimated, with the counting learned from ${s.calibration?.samples} reported requests`;
+  return 'estimated: no request has reported its size yet';
 }
 
+const n = (v: number) => v.toLocaleString('en-US');
+const pct = (share: number) => `${(share * 100).toFixed(1)}%`;
+
+/** Rows of label, tokens and share, the tokens right-aligned. */
+function breakdownLines(b: ContextBreakdown): string[] {
+  const rows: [string, number, string][] = b.rows.map((r) => [
+    `${BAR_GLYPHS[r.key]} ${r.label}`,
+    r.tokens,
+    pct(r.share),
+  ]);
+  if (b.free !== null) rows.push([`${BAR_GLYPHS.free} Free space`, b.free, pct(b.free / b.contextWindow)]);
+  const width = Math.max(...rows.map(([label]) => label.length));
+  const lines: string[] = [];
+  for (const [label, tokens, share] of rows) {
+    lines.push(`  ${label.padEnd(width)}  ${n(tokens).padStart(9)}  ${share.padStart(6)}`);
+    const row = b.rows.find((r) => `${BAR_GLYPHS[r.key]} ${r.label}` === label);
+    for (const tool of row?.byTool?.slice(0, 6) ?? [])
+      lines.push(`      ${tool.name.slice(0, width - 6).padEnd(width - 4)}  ${n(tool.tokens).padStart(9)}`);
+    if (row?.key === 'unstored')
+      lines.push(
+        "      counted by the provider, not stored here: usually the agent's own system prompt and tools",
+      );
+  }
+  return lines;
+}
+
+const SOURCE_TEXT: Partial<Record<SessionStats['windowSource'], string>> = {
+  catalog: ' (from the model catalog)',
+  options: ' (as configured)',
+  num_ctx: " (the Ollama model's num_ctx)",
+  fallback: ' (assumed: the model is not in the catalog)',
+};
+
 export function formatStats(s: SessionStats): string {
-  const window = `${s.contextWindow}${s.windowFallback ? ' (fallback: model not known)' : ''}`;
-  const cal = s.calibration;
-  const lines = [
-    `session ${s.session}  model ${s.model}  window ${window}  usable ${s.usable ?? 'unlimited'}  trigger at ${s.limit ?? 'never'}`,
+  const b = s.breakdown;
+  const window = s.contextWindow === 0 ? 'unlimited window' : `window ${n(s.contextWindow)}`;
+  const source = SOURCE_TEXT[s.windowSource] ?? '';
+  const of = s.contextWindow > 0 ? ` of ${n(s.contextWindow)} (${pct(b.total / s.contextWindow)})` : '';
+  const trigger = s.limit === null ? 'never compacts' : `compacts above ${n(s.limit)}`;
+  const decision = s.decision.compact
+    ? `the next turn compacts (${n(s.decision.tokens)} is over ${n(s.decision.limit ?? 0)})`
+    : `no compaction needed yet (${n(s.decision.tokens)} of ${s.decision.limit === null ? 'no limit' : n(s.decision.limit)})`;
+  return [
+    `session ${s.session}  model ${s.model}  ${window}${source}`,
+    '',
+    `next prompt ≈ ${n(b.total)} tokens${of}; ${trigger}`,
+    `[${breakdownBar(b)}]`,
+    ...breakdownLines(b),
+    ...(b.reservedForOutput
+      ? [`  reserved for the answer: ${n(b.reservedForOutput)} of the free space`]
+      : []),
+    '',
+    `how the figure is made: ${basisText(s)}`,
     `entries ${s.entries} (${s.activeEntries} in view)  compactions ${s.compactions}`,
-    `last reported prompt: ${s.lastReported ? `${s.lastReported.promptTokens} tokens` : 'none'}; calibration: ${cal ? `${cal.samples} samples, ${cal.ratio.toFixed(2)} provider tokens per estimated token, residual ${cal.residual}` : 'none'}`,
-    `tokens: ${s.tokens.total} appended in all, ${s.tokens.active} in the current view; next prompt ≈ ${s.estimate.tokens} (${basisText(s)})`,
-    'by role (what each entry costs now; pruned outputs count as their placeholder):',
-    ...Object.entries(s.tokens.byRole).map(([k, v]) => `  ${k.padEnd(10)} ${String(v).padStart(9)}`),
-    'by tool (outputs):',
-    ...Object.entries(s.tokens.byTool)
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, v]) => `  ${k.padEnd(20)} ${String(v).padStart(9)}`),
-    `decision: ${s.decision.compact ? 'COMPACT' : 'ok'} (${s.decision.reason}; ${s.decision.tokens} vs limit ${s.decision.limit ?? 'none'})`,
-  ];
-  return lines.join('\n');
+    `decision: ${decision}`,
+  ].join('\n');
 }

@@ -1,4 +1,5 @@
 import type { LanguageModel } from 'ai';
+import { importPeer } from '../model/peer.js';
 import { chooseApiKey, knownProvider, PROVIDERS } from './api-key.js';
 import { redact, rememberSecret } from './redact.js';
 
@@ -51,7 +52,10 @@ export async function summarizerModel(
   const url = serverUrl(baseURL);
   const choice = chooseApiKey(provider, url, env, apiKeyEnv);
   if (choice.key !== undefined) rememberSecret(choice.key);
-  const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+  const { createOpenAICompatible } = await importPeer<typeof import('@ai-sdk/openai-compatible')>(
+    '@ai-sdk/openai-compatible',
+    `--summarizer ${provider}:${modelId}`,
+  );
   const model = createOpenAICompatible({ name: provider, baseURL, apiKey: choice.key })(modelId);
   const label = `${provider}:${modelId} at ${redact(baseURL)}`;
   return {

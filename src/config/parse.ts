@@ -1,7 +1,12 @@
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type YAMLError } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Node, YAMLError } from 'yaml';
 import { lineOfField } from '../import/json-locate.js';
 import { parseJsonText } from '../import/json-text.js';
 import { InputError } from '../model/errors.js';
+
+// Loaded on the first configuration file read, not with the package's root entry.
+const require = createRequire(import.meta.url);
+const yaml = () => require('yaml') as typeof import('yaml');
 
 /** A parsed configuration document and a way back from a key path to its line. */
 export interface ParsedText {
@@ -22,13 +27,16 @@ export function parseConfigText(text: string, file: string): ParsedText {
 function parseJson(text: string, file: string): ParsedText {
   const value = parseJsonText(text, file);
   // JSON.parse keeps the last of two equal keys without a word; JSON is YAML, whose parser says.
-  const duplicate = parseDocument(text).errors.find((e) => e.code === 'DUPLICATE_KEY');
+  const duplicate = yaml()
+    .parseDocument(text)
+    .errors.find((e) => e.code === 'DUPLICATE_KEY');
   if (duplicate) throw syntaxError(duplicate, 'JSON', file);
   return { value, lineOf: (path) => (path.length === 0 ? 1 : lineOfField(text, fieldOf(path))) };
 }
 
 /** A YAML document, and a way back from a key path to its line; a syntax error names its line. */
 export function parseYaml(text: string, file: string): ParsedText {
+  const { LineCounter, parseDocument } = yaml();
   const counter = new LineCounter();
   // Duplicate keys are errors here (the library's default), so no setting is silently overridden.
   const doc = parseDocument(text, { lineCounter: counter });
@@ -56,6 +64,7 @@ function syntaxError(error: YAMLError, format: 'JSON' | 'YAML', file: string): I
  * its deepest existing ancestor.
  */
 function yamlOffset(root: unknown, path: (string | number)[]): number | undefined {
+  const { isMap, isScalar, isSeq } = yaml();
   let node = root as Node | null;
   let offset = node?.range?.[0];
   for (const seg of path) {

@@ -113,8 +113,10 @@ export async function evalPlanted(
   rounds = 8,
   window = 12_000,
 ): Promise<PlantedRow[]> {
+  // Filler until `rounds` compactions: pruning (its thresholds scale with the window) puts each
+  // compaction further off, so the count of filler turns is not fixed.
   const messages = [...planted()];
-  for (let n = 1; n <= rounds * 10; n++) messages.push(...filler(n));
+  for (let n = 1; n <= rounds * 40; n++) messages.push(...filler(n));
   const session = await openSession(memoryStore(), 'planted', {
     ...(model ? { model } : {}),
     limits: { contextWindow: window, maxOutput: 2_000 },
@@ -124,7 +126,8 @@ export async function evalPlanted(
     await session.append(message);
     const prepared = await session.prepare({ format: 'openai' });
     const outcome = prepared.compaction;
-    if (outcome?.status !== 'compacted' || rows.length >= rounds) continue;
+    if (rows.length >= rounds) break;
+    if (outcome?.status !== 'compacted') continue;
     const context: Context = {
       tokens: 0,
       text: prepared.messages

@@ -4,5 +4,6 @@ export * from './errors.js';
 export * from './json.js';
 export * from './message.js';
 export * from './parts.js';
+export * from './reported-usage.js';
 export * from './session.js';
 export * from './validate.js';

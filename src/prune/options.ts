@@ -121,10 +121,36 @@ function count(name: string, value: number): number {
   return value;
 }
 
-/** Defaults filled in and numbers checked; a bad value is a ConfigError naming the option. */
-export function resolvePruneOptions(partial: PruneOptions = {}): ResolvedPruneOptions {
+/**
+ * The default thresholds as shares of the usable budget, so that pruning works in any window: with
+ * absolute 40,000 / 20,000, a 32k window never prunes and compaction does all the work. In a 200k
+ * window (168k usable) they come to the seeds' values.
+ */
+export const PROTECT_SHARE = 0.25;
+export const MINIMUM_SHARE = 0.125;
+
+/** The default protect and minimum thresholds for a usable budget (null: unlimited, the seeds' values). */
+export function scaledPruneThresholds(
+  usable: number | null,
+): Pick<ResolvedPruneOptions, 'protectTokens' | 'minimumTokens'> {
+  if (usable === null || usable <= 0) return { protectTokens: 40_000, minimumTokens: 20_000 };
+  return {
+    protectTokens: Math.round(usable * PROTECT_SHARE),
+    minimumTokens: Math.round(usable * MINIMUM_SHARE),
+  };
+}
+
+/**
+ * Defaults filled in and numbers checked; a bad value is a ConfigError naming the option. With
+ * `usable`, thresholds left out scale with it (see PROTECT_SHARE); set ones are kept as given.
+ */
+export function resolvePruneOptions(
+  partial: PruneOptions = {},
+  usable?: number | null,
+): ResolvedPruneOptions {
   const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined));
-  const o: ResolvedPruneOptions = { ...DEFAULT_PRUNE_OPTIONS, ...defined };
+  const scaled = usable === undefined ? {} : scaledPruneThresholds(usable);
+  const o: ResolvedPruneOptions = { ...DEFAULT_PRUNE_OPTIONS, ...scaled, ...defined };
   count('protectTokens', o.protectTokens);
   count('minimumTokens', o.minimumTokens);
   if (!Number.isInteger(o.protectTurns) || o.protectTurns < 0) {

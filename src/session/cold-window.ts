@@ -45,7 +45,12 @@ export async function planHeldInPart(
   let running = await latestPivot(session);
   let chunk: MessageEntry[] = [];
   let tokens = 0;
+  // Entries to stream, by seq: what a progress display counts against.
+  const total = Math.max(0, log.heldFromSeq - state.activeFromSeq);
+  let read = 0;
   for await (const page of pagesForward(log.store, id, state.activeFromSeq, log.heldFromSeq)) {
+    read += page.length;
+    session.events.emit('compaction:progress', { read, total });
     for (const entry of page) {
       if (entry.kind !== 'message' || isMarkerOnly(entry)) continue;
       chunk.push(entry);

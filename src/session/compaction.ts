@@ -18,6 +18,7 @@ import {
 import { DEFAULT_MARKER_QUESTION, summaryMessages } from '../context/summary.js';
 import { isMessageEntry } from '../model/entry.js';
 import { type Message, messageText } from '../model/message.js';
+import { redact, secretValues } from '../model/secrets.js';
 import { budgetEstimator } from '../tokens/budget-count.js';
 import type { Estimator } from '../tokens/estimator.js';
 import { planHeldInPart } from './cold-window.js';
@@ -79,15 +80,23 @@ export async function runCompaction(
     return { status: 'skipped', reason: planned.reason };
   }
   const plan = await withEarlierRequests(planned, () => session.history());
-  // Asked for by hand on a context this small, a summary could only be larger than what it replaces.
-  const span = Math.max(0, tokensBefore - overhead - tailTokens(plan, counter));
-  if (!opts.auto && span < 2 * MIN_SUMMARY_TOKENS) {
+  // Asked for by hand with no target on a context this small, a summary could only be larger than
+  // what it replaces. With a target, the caller decides.
+  const conversation = Math.max(0, tokensBefore - overhead);
+  const asked = opts.targetTokens ?? config.compaction.targetTokens;
+  if (
+    config.compaction.gate !== false &&
+    !opts.auto &&
+    asked === undefined &&
+    conversation < 2 * MIN_SUMMARY_TOKENS
+  ) {
     if (opts.markerId) await clearMarker(session);
     return {
       status: 'skipped',
-      reason: `only ${span} tokens to summarize: too few for a summary to be smaller`,
+      reason: `only ${conversation} tokens besides the system prompt and tools: too few for a summary to be smaller`,
     };
   }
+  const span = Math.max(0, conversation - tailTokens(plan, counter));
   const budget = summaryBudget(session, plan, { target, counter, overhead });
   if ((await config.hooks.beforeCompact?.({ auto: opts.auto, tokensBefore })) === false) {
     return { status: 'skipped', reason: 'cancelled by the beforeCompact hook' };
@@ -128,7 +137,9 @@ export async function runCompaction(
   opts.signal?.throwIfAborted();
   if (checked.fallback)
     session.events.emit('compaction:fallback', {
-      ...checked.fallback,
+      reason: checked.fallback.reason,
+      // A provider's error may echo the key it was sent.
+      detail: redact(checked.fallback.detail, secretValues(process.env)),
       summarizer: config.summarizer.name,
     });
   const { result } = checked;

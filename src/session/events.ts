@@ -9,6 +9,8 @@ export interface SessionEvents {
   'compaction:start': { auto: boolean; reason: string; tokensBefore: number };
   'compaction:end': { pivot: CompactionEntry; tokensBefore: number; tokensAfter: number; millis: number };
   'compaction:error': { error: Error };
+  /** A window held only in part is being read for its first compaction: entries read so far, of about `total`. */
+  'compaction:progress': { read: number; total: number };
   /**
    * The configured summarizer failed or its summary was refused by the quality gate (empty, not
    * smaller than what it replaces, over its budget, missing facts it could not be completed with):
@@ -26,6 +28,8 @@ export interface SessionEvents {
   'background:applied': { jobId: string; pivot: CompactionEntry; waitedMillis: number };
   /** A prepared (or still running) summary was dropped, never applied; `discarded` counts them so far. */
   'background:discarded': { jobId: string; reason: DiscardReason; discarded: number };
+  /** Once per session, at its first prepare(): no catalog entry or option gave the model's window. */
+  'window:fallback': { model: string; contextWindow: number; message: string };
   /** Something failed that does not undo what was done (e.g. the recount after a compaction). */
   warning: { message: string; error: unknown };
 }

@@ -137,7 +137,7 @@ export interface BackgroundSettings {
   soft?: number;
   /**
    * Where the summaries are made. Default: an in-process queue writing them with this session's
-   * summarizer. `pgBossQueue` from `condense/pg-boss` runs them on PostgreSQL workers.
+   * summarizer. `pgBossQueue` from `condense-context/pg-boss` runs them on PostgreSQL workers.
    */
   queue?: CompactionQueue;
 }
@@ -155,10 +155,10 @@ export interface SessionOptions {
   /**
    * The model: an id, or an AI SDK model object (its `modelId` is looked up, and it summarizes
    * unless `compaction.summarizer` says otherwise). Its context window and output limit come from
-   * the registry (unknown ids: 128,000).
+   * the model catalog (unknown ids: 128,000, with a `window:fallback` event).
    */
   model?: string | Exclude<LanguageModel, string>;
-  /** Overrides of (or instead of) the registry's limits. */
+  /** Overrides of (or instead of) the model catalog's limits. */
   limits?: Partial<ModelLimits>;
   budget?: Omit<Partial<BudgetConfig>, 'contextWindow' | 'maxOutput' | 'inputLimit'>;
   estimator?: 'heuristic' | 'exact' | Estimator;

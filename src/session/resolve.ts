@@ -1,14 +1,22 @@
+import type { LanguageModel } from 'ai';
 import { checkSoft, DEFAULT_SOFT, type ResolvedBudget, resolveBudget } from '../budget/index.js';
 import { extractiveSummarizer, llmSummarizer, type Summarizer } from '../compact/index.js';
 import { type ResolvedPruneOptions, resolvePruneOptions } from '../prune/index.js';
 import type { Estimator } from '../tokens/estimator.js';
 import { estimatorByName } from '../tokens/exact.js';
-import { lookupModel } from '../tokens/models.js';
+import { lookupModel, type ResolvedModel } from '../tokens/models.js';
+import { ollamaNumCtx } from '../tokens/ollama.js';
 import type { CompactionQueue } from './background/queue.js';
 import type { CheckSettings, CompactionSettings, SessionHooks, SessionOptions } from './options.js';
 
 export interface ResolvedSession {
   model: string;
+  /** The model as the catalog knows it (limits, prices, where they came from). */
+  modelInfo: ResolvedModel;
+  /** True when the window is the fallback: no catalog entry, option or `num_ctx` gave one. */
+  windowFallback: boolean;
+  /** Where the window came from: the options, an Ollama model's num_ctx, or the model lookup. */
+  windowSource: 'options' | 'num_ctx' | ResolvedModel['source'];
   budget: ResolvedBudget;
   estimator: Estimator;
   summarizer: Summarizer;
@@ -50,7 +58,12 @@ export interface StoredSettings {
 export function resolveSession(options: SessionOptions, stored: StoredSettings = {}): ResolvedSession {
   const storedSystem = stored.system;
   const model = options.model === undefined ? (stored.model ?? 'unknown') : modelIdOf(options.model);
-  const limits = { ...lookupModel(model), ...options.limits };
+  const modelInfo = lookupModel(model);
+  const numCtx = ollamaNumCtx(options.model);
+  const limits = { ...modelInfo, ...(numCtx ? { contextWindow: numCtx } : {}), ...options.limits };
+  const windowSource: ResolvedSession['windowSource'] =
+    options.limits?.contextWindow !== undefined ? 'options' : numCtx ? 'num_ctx' : modelInfo.source;
+  const windowFallback = windowSource === 'fallback';
   const budget = resolveBudget({
     ...options.budget,
     contextWindow: limits.contextWindow,
@@ -62,17 +75,25 @@ export function resolveSession(options: SessionOptions, stored: StoredSettings =
       ? options.estimator
       : estimatorByName(options.estimator ?? 'heuristic');
   const compaction = options.compaction ?? {};
+  const offline = () => extractiveSummarizer({ summaryTokens: compaction.summaryTokens, estimator });
+  // The session's own model summarizes unless a summarizer is named (a failed or refused summary
+  // is replaced by the offline one at compaction: see compaction.fallback).
+  const modelSummarizer = (model: LanguageModel) =>
+    llmSummarizer({ model, contextWindow: limits.contextWindow || undefined, estimator });
   const summarizer =
-    compaction.summarizer ??
-    (typeof options.model === 'object'
-      ? llmSummarizer({ model: options.model, contextWindow: limits.contextWindow || undefined, estimator })
-      : extractiveSummarizer({ summaryTokens: compaction.summaryTokens, estimator }));
+    compaction.summarizer ?? (typeof options.model === 'object' ? modelSummarizer(options.model) : offline());
   const prune =
     options.prune === false
       ? null
-      : { ...resolvePruneOptions(options.prune ?? {}), when: options.prune?.when ?? ('turn' as const) };
+      : {
+          ...resolvePruneOptions(options.prune ?? {}, budget.usable),
+          when: options.prune?.when ?? ('turn' as const),
+        };
   return {
     model,
+    modelInfo,
+    windowFallback,
+    windowSource,
     budget,
     estimator,
     summarizer,

@@ -11,7 +11,7 @@ import type { SessionRecord } from '../model/session.js';
 import { loneSurrogates } from '../model/text.js';
 import type { ChannelEvent, StoredEvent } from '../store/events.js';
 import type { Store } from '../store/store.js';
-import type { TokenEstimate } from '../tokens/index.js';
+import { fallbackWindowMessage, type TokenEstimate } from '../tokens/index.js';
 import { type AppendInput, hasToolMessage, planAppend, waitingResults } from './append.js';
 import { BackgroundCompaction } from './background/controller.js';
 import { inProcessQueue } from './background/queue.js';
@@ -53,6 +53,7 @@ export class Session {
   /** Raw log tokens and overhead of the last context handed out, to calibrate against usage. */
   private lastPrepared: SentFigures | null = null;
   private overflowRetried = false;
+  private fallbackWarned = false;
   /** Keeps a compaction that would only fail again from being retried every turn. */
   readonly guard: AutoCompactionGuard;
   /** Summaries prepared off the agent's path (the `background` option), else null. */
@@ -264,6 +265,12 @@ export class Session {
   /** Runs queued or needed compaction and pruning, then builds the context to send. */
   async prepare<F extends ContextFormat = 'ai-sdk'>(input: PrepareInput<F> = {}): Promise<Prepared<F>> {
     await this.log.refresh();
+    if (this.config.windowFallback && !this.fallbackWarned) {
+      this.fallbackWarned = true;
+      const { model, budget } = this.config;
+      const message = fallbackWindowMessage(model, budget.contextWindow);
+      this.events.emit('window:fallback', { model, contextWindow: budget.contextWindow, message });
+    }
     const system = input.system ?? this.config.system;
     const tools = input.tools === undefined ? this.config.tools : await toolDefinitions(input.tools);
     this.sentContext = { system, tools };

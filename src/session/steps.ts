@@ -7,6 +7,7 @@ import { InputError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/message.js';
 import type { FilePart } from '../model/parts.js';
+import { withReportedUsage } from '../model/reported-usage.js';
 import type { SessionRecord, Usage } from '../model/session.js';
 import { parseMessage } from '../model/validate.js';
 import { normalizeUsage } from '../tokens/usage.js';
@@ -105,14 +106,24 @@ export async function parseStep(step: StepInput): Promise<ParsedStep> {
       usage: normalizeUsage(s.usage),
       earlier: Math.min(messages.length, i === 0 ? 0 : assistants(steps[i - 1]!.response.messages)),
     }));
-    return { messages, results, samples };
+    return { messages: keepUsage(messages, samples), results, samples };
   }
   if (usage === undefined) return { messages, results, samples: [] };
   // Without steps the usage is the last request's: every message before the last assistant message
   // came from an earlier request of the same call and was part of this one's prompt.
   const lastAssistant = messages.findLastIndex((m) => m.role === 'assistant');
   const samples = [{ usage: normalizeUsage(usage), earlier: Math.max(0, lastAssistant) }];
-  return { messages, results, samples };
+  return { messages: keepUsage(messages, samples), results, samples };
+}
+
+/** Each request's usage kept on its reply (the first message after those its prompt held). */
+function keepUsage(messages: Message[], samples: readonly UsageSample[]): Message[] {
+  const out = [...messages];
+  for (const { usage, earlier } of samples) {
+    const reply = out[earlier];
+    if (reply?.role === 'assistant' && usage.inputTotal > 0) out[earlier] = withReportedUsage(reply, usage);
+  }
+  return out;
 }
 
 /**

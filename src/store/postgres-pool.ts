@@ -1,4 +1,9 @@
-import pg, { type Pool, type PoolClient } from 'pg';
+import type PgModule from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import { importPeer } from '../model/peer.js';
+
+// Loaded with the `condense-context/postgres` entry; without `pg` installed, the import says what to install.
+const pg = (await importPeer<{ default: typeof PgModule }>('pg', 'condense-context/postgres')).default;
 
 /**
  * How values come back, whoever configured the pool: BIGINT as a number (seqs, versions and ms
@@ -13,7 +18,7 @@ const TYPES = {
     if (JSON_OIDS.has(oid)) return (value: string) => value;
     return pg.types.getTypeParser(oid, format ?? 'text');
   },
-} as pg.CustomTypesConfig;
+} as PgModule.CustomTypesConfig;
 
 /** Runs one statement; rows typed by the caller. */
 export async function query<R>(

@@ -15,8 +15,8 @@
  * load. "Exact" means exact for OpenAI's encodings; other providers count differently, which the
  * per-model calibration (calibration.ts) corrects.
  */
-import { createRequire } from 'node:module';
 import { ConfigError } from '../model/errors.js';
+import { requirePeer } from '../model/peer.js';
 import { type Estimator, type EstimatorOptions, heuristicEstimator, makeEstimator } from './estimator.js';
 
 export type ExactEncoding = 'o200k_base' | 'cl100k_base';
@@ -25,7 +25,6 @@ interface TokenizerModule {
   countTokens(text: string, options?: { disallowedSpecial?: Set<string> }): number;
 }
 
-const require = createRequire(import.meta.url);
 const loaded = new Map<ExactEncoding, TokenizerModule>();
 
 /**
@@ -35,7 +34,11 @@ const loaded = new Map<ExactEncoding, TokenizerModule>();
 function tokenizer(encoding: ExactEncoding): TokenizerModule {
   let mod = loaded.get(encoding);
   if (!mod) {
-    mod = require(`gpt-tokenizer/cjs/encoding/${encoding}`) as TokenizerModule;
+    mod = requirePeer<TokenizerModule>(
+      'gpt-tokenizer',
+      `gpt-tokenizer/cjs/encoding/${encoding}`,
+      "estimator 'exact'",
+    );
     loaded.set(encoding, mod);
   }
   return mod;
@@ -80,6 +83,8 @@ export interface ExactEstimatorOptions extends EstimatorOptions {
  */
 export function exactEstimator(opts: ExactEstimatorOptions = {}): Estimator {
   const { encoding = 'o200k_base', ...rest } = opts;
+  // gpt-tokenizer is optional: a missing one is said when the estimator is chosen, not at a count.
+  tokenizer(encoding);
   return makeEstimator(`exact:${encoding}`, (text, limit) => countWithTokenizer(encoding, text, limit), rest);
 }
 

@@ -52,6 +52,9 @@ describe('usableBudget (seed 001 §3.1 with A001-02 zero rules)', () => {
       null,
     ],
     ['a configured output cap', { contextWindow: 100_000, maxOutput: 50_000, outputCap: 10_000 }, 90_000],
+    ['64k window, no max output: the cap still fits', { contextWindow: 64_000 }, 32_000],
+    ['16k window, no max output: a quarter is held back, not the 32k cap', { contextWindow: 16_384 }, 12_288],
+    ['16k window with a known max output: that output', { contextWindow: 16_384, maxOutput: 8_192 }, 8_192],
   ])('%s', (_name, cfg, want) => {
     expect(usableBudget(cfg)).toBe(want);
   });
@@ -84,22 +87,36 @@ describe('resolveBudget: limits and configuration errors', () => {
     [
       'usable ≤ 0: 16k window with 16k max output (A001-17)',
       { contextWindow: 16_000, maxOutput: 16_000 },
-      /A001-17/,
+      /every step would overflow/,
     ],
     [
       'usable < 0: 16k window, 20k output',
       { contextWindow: 16_000, maxOutput: 20_000, threshold: 0 },
       /every step/,
     ],
-    ['window ≤ reserve (A002-11)', { contextWindow: 20_000, reserve: 20_000, usableLimit: false }, /A002-11/],
-    ['window below reserve', { contextWindow: 15_000, reserve: 20_000, usableLimit: false }, /A002-11/],
-    ['negative threshold (A003-07)', { contextWindow: 128_000, threshold: -0.1 }, /A003-07/],
-    ['threshold above 1 (A003-07)', { contextWindow: 128_000, threshold: 1.2 }, /A003-07/],
+    [
+      'window ≤ reserve (A002-11)',
+      { contextWindow: 20_000, reserve: 20_000, usableLimit: false },
+      /every turn would compact/,
+    ],
+    [
+      'window below reserve',
+      { contextWindow: 15_000, reserve: 20_000, usableLimit: false },
+      /every turn would compact/,
+    ],
+    ['negative threshold (A003-07)', { contextWindow: 128_000, threshold: -0.1 }, /threshold is a fraction/],
+    ['threshold above 1 (A003-07)', { contextWindow: 128_000, threshold: 1.2 }, /threshold is a fraction/],
     ['NaN threshold', { contextWindow: 128_000, threshold: Number.NaN }, /threshold/],
-    ['negative absolute threshold (A004-11)', { contextWindow: 128_000, absolute: -1 }, /A004-11/],
+    [
+      'negative absolute threshold (A004-11)',
+      { contextWindow: 128_000, absolute: -1 },
+      /absolute threshold must be/,
+    ],
     ['negative window', { contextWindow: -1 }, /contextWindow/],
     ['input limit above the window', { contextWindow: 100_000, inputLimit: 200_000 }, /inputLimit/],
   ])('refuses %s', (_name, cfg, message) => {
+    // Said to users: no internal reading ids.
+    expect(() => resolveBudget(cfg)).not.toThrow(/\b[ACX]0\d\d-\d+\b/);
     expect(() => resolveBudget(cfg)).toThrow(ConfigError);
     expect(() => resolveBudget(cfg)).toThrow(message);
   });

@@ -110,7 +110,8 @@ describe('an imported compaction becomes a pivot', () => {
         metadata: { summary: true, synthetic: true },
       },
       text('user', 'after the compaction'),
-      text('assistant', 'continuing'),
+      // Each reply keeps its request's reported usage (message metadata is never sent).
+      { ...text('assistant', 'continuing'), metadata: { usage: usage(3100) } },
     ]);
   });
 

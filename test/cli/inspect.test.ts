@@ -66,16 +66,28 @@ describe('stats, context, validate on an imported chat', () => {
     for (const [i, f] of FORMATS.entries()) contexts.set(f, runs[3 + i]!);
   });
 
-  it('stats prints tokens by role and by tool, the usable budget and the decision', () => {
+  it('stats shows what fills the window, with a bar, in words a user reads', () => {
     const text = ok(human).stdout;
-    expect(text).toMatch(/by role[^\n]*:\n\s+system\s+\d+\n\s+user\s+\d+\n\s+assistant\s+\d+/);
-    expect(text).toMatch(/by tool \(outputs\):\n\s+read_file\s+\d+/);
-    // The unknown model falls back to 128,000 with the 32,000 output cap reserved (seed 001).
-    expect(text).toMatch(/model unknown {2}window 128000 \(fallback: model not known\) {2}usable 96000/);
+    // The unknown model falls back to 128,000, and says so.
+    expect(text).toMatch(
+      /^session chat {2}model unknown {2}window 128,000 \(assumed: the model is not in the catalog\)$/m,
+    );
+    expect(text).toMatch(/^next prompt ≈ [\d,]+ tokens of 128,000 \([\d.]+%\); compacts above 96,000$/m);
+    expect(text).toMatch(/^\[[▓▒█░▚·|]{50}\]$/m);
+    expect(text).toMatch(/^ {2}▓ System prompt\s+[\d,]+\s+[\d.]+%$/m);
+    expect(text).toMatch(/^ {2}█ User messages\s+[\d,]+/m);
+    expect(text).toMatch(/^ {2}░ Tool calls and results\s+[\d,]+\s+[\d.]+%\n {6}read_file\s+[\d,]+$/m);
+    expect(text).toMatch(/^ {2}· Free space\s+[\d,]+/m);
     // A chat with no reported usage: the figure is a plain estimate and says so.
-    expect(text).toMatch(/^last reported prompt: none; calibration: none$/m);
-    expect(text).toMatch(/next prompt ≈ \d+ \(estimated, uncalibrated: no usage reported\)$/m);
-    expect(text).toMatch(/^decision: ok \(under-limit; \d+ vs limit 96000\)$/m);
+    expect(text).toMatch(/^how the figure is made: estimated: no request has reported its size yet$/m);
+    expect(text).toMatch(/^decision: no compaction needed yet \([\d,]+ of 96,000\)$/m);
+    // No internal vocabulary reaches the user.
+    expect(text).not.toMatch(/residual|calibrat|usage\+delta|\bA0\d\d-\d+|issue \d/);
+    // Said once, on stderr: every figure rests on a window nobody gave.
+    expect(human.stderr.match(/warning: no model was given: assuming a 128,000-token window/g)).toHaveLength(
+      1,
+    );
+    expect(statsJson.stderr).toBe('');
   });
 
   it('stats --json carries the same figures, with the named model’s limits', () => {
@@ -105,6 +117,10 @@ describe('stats, context, validate on an imported chat', () => {
     const { system, ...logRoles } = tokens.byRole;
     expect(system).toBeGreaterThan(0);
     expect(Object.values(logRoles).reduce((a, b) => a + b, 0)).toBe(tokens.total);
+    // The breakdown adds up to the next-prompt figure.
+    const breakdown = s.breakdown as { total: number; rows: { tokens: number }[] };
+    expect(breakdown.total).toBe((s.estimate as { tokens: number }).tokens);
+    expect(breakdown.rows.reduce((a, r) => a + r.tokens, 0)).toBe(breakdown.total);
   });
 
   it('context prints each provider’s request shape, and it passes validate', () => {

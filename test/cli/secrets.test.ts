@@ -137,7 +137,18 @@ describe('no credential in anything the CLI prints; a key goes only where it bel
       // PATH only, plus the case's variables: the caller's own keys must not take part.
       const env = { PATH: process.env.PATH ?? '', ...c.env };
       return cliAsync(
-        [...args, '--keep-tokens', '0', '--max-retries', '0', ...(c.extra ?? []), '--db', db],
+        [
+          ...args,
+          '--target-tokens',
+          '200',
+          '--keep-tokens',
+          '0',
+          '--max-retries',
+          '0',
+          ...(c.extra ?? []),
+          '--db',
+          db,
+        ],
         60_000,
         env,
       );

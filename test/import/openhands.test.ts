@@ -3,6 +3,7 @@ import { parseTranscript } from '../../src/import/index.js';
 import type { ImportedSession } from '../../src/import/types.js';
 import type { ToolPart } from '../../src/model/parts.js';
 import { inputErrorOf } from './data.js';
+import { metadata, modelResponse } from './openhands-shapes.js';
 
 /**
  * OpenHands V0 event streams, built from the shapes `event_to_dict` writes (top keys id,
@@ -11,34 +12,6 @@ import { inputErrorOf } from './data.js';
  */
 
 const t = (s: number) => `2025-03-01T10:00:${String(s).padStart(2, '0')}.000000`;
-
-function modelResponse(id: string, content: string, calls: [string, string, object][]) {
-  return {
-    id,
-    model: 'claude-3-7-sonnet-20250219',
-    object: 'chat.completion',
-    choices: [
-      {
-        index: 0,
-        finish_reason: 'tool_calls',
-        message: {
-          role: 'assistant',
-          content,
-          tool_calls: calls.map(([callId, name, args]) => ({
-            id: callId,
-            type: 'function',
-            function: { name, arguments: JSON.stringify(args) },
-          })),
-        },
-      },
-    ],
-    usage: { prompt_tokens: 5200, completion_tokens: 80, total_tokens: 5280 },
-  };
-}
-
-function metadata(callId: string, name: string, response: object) {
-  return { function_name: name, tool_call_id: callId, model_response: response, total_calls_in_response: 1 };
-}
 
 const response = modelResponse('chatcmpl-1', 'Let me look at the repository.', [
   ['toolu_01', 'execute_bash', { command: 'ls' }],

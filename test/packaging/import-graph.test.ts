@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OLD_NAME_IMPORT } from './old-name.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RECORDER = fileURLToPath(new URL('record-loads.mjs', import.meta.url));
@@ -52,6 +53,17 @@ function packagesLoadedBy(file: string): string[] {
 
 const CLI_ONLY = ['commander', '@ai-sdk/openai-compatible'];
 
+describe("the build's type declarations", () => {
+  it("name the package by its name, never by the old 'condense'", () => {
+    const dts = readdirSync(join(out, 'dist'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.d.ts'),
+    );
+    expect(dts.length).toBeGreaterThan(20);
+    for (const file of dts)
+      expect(readFileSync(join(out, 'dist', file), 'utf8'), file).not.toMatch(OLD_NAME_IMPORT);
+  });
+});
+
 describe('what each entry point loads', () => {
   it('the root loads the AI SDK but neither SQLite, Postgres nor CLI-only packages', () => {
     const loaded = packagesLoadedBy('index.js');
@@ -61,6 +73,9 @@ describe('what each entry point loads', () => {
     expect(loaded).not.toContain('pg-boss');
     expect(loaded).not.toContain('pg');
     for (const name of CLI_ONLY) expect(loaded).not.toContain(name);
+    // Optional or lazily loaded: the exact tokenizer, and the configuration files' YAML parser.
+    expect(loaded).not.toContain('gpt-tokenizer');
+    expect(loaded).not.toContain('yaml');
   });
 
   it('condense/ai-sdk loads neither SQLite nor CLI-only packages', () => {

@@ -56,7 +56,7 @@ const options = (): SessionOptions => ({
   model: 'm',
   limits: { contextWindow: 20_000, maxOutput: 2_000 },
   prune: false,
-  compaction: { summarizer: llmSummarizer({ model: failing(), maxRetries: 0 }) },
+  compaction: { summarizer: llmSummarizer({ model: failing(), maxRetries: 0 }), fallback: false },
 });
 
 describe('no credential in an error or event', () => {
@@ -91,6 +91,21 @@ describe('no credential in an error or event', () => {
     expect(outcomes.some((o) => o !== null)).toBe(true);
     expect(seen.length).toBeGreaterThan(1);
     expectClean(outcomes);
+    expectClean(seen);
+  });
+
+  it('the compaction:fallback event: its detail names the failure, not the key', async () => {
+    const session = await openSession(memoryStore(), 's', {
+      ...options(),
+      compaction: { summarizer: llmSummarizer({ model: failing(), maxRetries: 0 }) },
+    });
+    const seen: unknown[] = [];
+    session.on('compaction:fallback', (e) => seen.push(e));
+    for (let t = 0; t < 6; t++) await session.append(turn(`request ${t}`, 2, 2_000));
+    const outcome = await session.compact();
+    expect(outcome.status).toBe('compacted');
+    expect(seen).toHaveLength(1);
+    expect(shown(seen[0])).toContain('Incorrect API key provided');
     expectClean(seen);
   });
 

@@ -1,10 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Summarizer } from '../../compact/index.js';
+import { importPeer } from '../../model/peer.js';
 import { maskSecrets } from '../../model/secrets.js';
 import { type PreparedSummary, type SummaryJob, summarizeJob } from '../../session/background/job.js';
 import type { CompactionQueue, JobOutcome } from '../../session/background/queue.js';
 import type { Estimator } from '../../tokens/estimator.js';
+
+// Loaded with the `condense-context/pg-boss` entry; without `pg-boss` installed, the import says what to install.
+const { default: Boss } = await importPeer<{ default: typeof PgBoss }>('pg-boss', 'condense-context/pg-boss');
 
 export interface PgBossQueueOptions {
   /** The PostgreSQL server, e.g. `postgres://user@host:5432/db`. */
@@ -64,7 +68,7 @@ function failure(output: unknown, state: string): string {
 export async function pgBossQueue(options: PgBossQueueOptions): Promise<CompactionQueue & { boss: PgBoss }> {
   const name = options.queue ?? 'condense-summaries';
   const pollMillis = options.pollMillis ?? 100;
-  const boss = new PgBoss({
+  const boss = new Boss({
     connectionString: options.connectionString,
     schema: options.schema ?? 'condense_jobs',
     max: 4,
