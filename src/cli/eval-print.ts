@@ -38,6 +38,9 @@ function sessions(r: EvalReport): string[] {
     'commands',
     'open failures',
     'fixed listed open',
+    'refused listed',
+    'current task',
+    'next step',
     'used',
   ];
   const body = r.sessions.rows.map((x: SessionRow) => [
@@ -48,6 +51,9 @@ function sessions(r: EvalReport): string[] {
     frac(x.commands),
     frac(x.openFailures),
     x.fixedListedOpen === null ? '—' : String(x.fixedListedOpen),
+    x.refusedListed === null ? '—' : String(x.refusedListed),
+    x.task[1] === 0 ? '—' : frac(x.task),
+    x.next[1] === 0 ? '—' : frac(x.next),
     pct(x.tokens / x.budget),
   ]);
   return [

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { carriedHandover } from '../compact/index.js';
 import { type ImportedSession, parseTranscript } from '../import/index.js';
 import type { Strategy } from './locomo-eval.js';
 import { messageTokens } from './real-count.js';
@@ -54,6 +55,11 @@ export interface SessionScores {
   openFailures: [number, number];
   /** Failures later fixed that the summary still lists as failing (summaries only). */
   fixedListedOpen: number | null;
+  /** Rejected or interrupted calls the summary lists as failures (summaries only). */
+  refusedListed: number | null;
+  /** Sessions whose summary hands over the current task (the latest request) and a next step drawn from the session. */
+  task: [number, number];
+  next: [number, number];
   tokens: number;
   budget: number;
 }
@@ -75,6 +81,9 @@ export function emptyScores(): SessionScores {
     commands: [0, 0],
     openFailures: [0, 0],
     fixedListedOpen: null,
+    refusedListed: null,
+    task: [0, 0],
+    next: [0, 0],
     tokens: 0,
     budget: 0,
   };
@@ -107,9 +116,17 @@ export function scoreSession(s: RealSession, context: Context, budget: number, i
   tally(into.openFailures, t.openFailures, (c) => text.includes(opening(c, 40)));
   if (context.details) {
     const listed = context.details.failedCommands ?? [];
-    into.fixedListedOpen =
-      (into.fixedListedOpen ?? 0) +
-      t.fixedFailures.filter((c) => listed.some((l) => l.startsWith(opening(c, 40)))).length;
+    const isListed = (c: string) => listed.some((l) => l.startsWith(opening(c, 40)));
+    into.fixedListedOpen = (into.fixedListedOpen ?? 0) + t.fixedFailures.filter(isListed).length;
+    into.refusedListed = (into.refusedListed ?? 0) + t.refused.filter(isListed).length;
+    const handover = carriedHandover(context.details);
+    into.task[1]++;
+    const latest = t.latestRequest === undefined ? undefined : flat(t.latestRequest);
+    const task = handover.currentTask?.request;
+    if (latest !== undefined && task !== undefined && flat(task) === latest && named(latest)) into.task[0]++;
+    into.next[1]++;
+    const next = handover.nextStep?.text;
+    if (next !== undefined && flat(t.text).includes(flat(next)) && text.includes(flat(next))) into.next[0]++;
   }
   into.tokens += context.tokens;
   into.budget += budget;

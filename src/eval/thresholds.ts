@@ -51,6 +51,13 @@ export function thresholds(r: EvalReport): EvalCheck[] {
       detail: String(c.fixedListedOpen),
     });
     checks.push({
+      name: 'real sessions: no rejected or interrupted call listed as a failure',
+      pass: c.refusedListed === 0,
+      detail: String(c.refusedListed),
+    });
+    all('current task handed over (the latest request)', c.task);
+    all('next step handed over, in the session’s own words', c.next);
+    checks.push({
       name: 'real sessions: every context within its budget (o200k count)',
       pass: c.tokens <= c.budget,
       detail: `${c.tokens} of ${c.budget}`,

@@ -17,6 +17,10 @@ export interface SessionTruth {
   /** Calls whose last run failed, and calls that failed and later succeeded (same call exactly). */
   openFailures: string[];
   fixedFailures: string[];
+  /** Calls the user rejected or interrupted: no failure, and never an instruction to follow. */
+  refused: string[];
+  /** Every text of the session (user, assistant, tool outputs): where a next step must come from. */
+  text: string;
 }
 
 /** Tools naming one file in an explicit field (Claude Code, Gemini CLI); search tools left out. */
@@ -122,6 +126,7 @@ export function sessionTruth(session: ImportedSession, raw?: string): SessionTru
   const runs = new Map<string, number[]>();
   const sessions = new Map<string, string>();
   const successes: Array<{ key: string; at: number }> = [];
+  const refused = new Set<string>();
   const lastFailure = new Map<string, number>();
   for (const [at, p] of calls.entries()) {
     const command = field(p, 'command') ?? field(p, 'cmd');
@@ -139,6 +144,8 @@ export function sessionTruth(session: ImportedSession, raw?: string): SessionTru
     const started =
       p.state === 'completed' ? /Process running with session ID (\d+)/.exec(toolOutputText(p)) : null;
     if (started && typeof command === 'string') sessions.set(started[1]!, key);
+    if ((p.state === 'completed' || p.state === 'error') && REFUSED.test(toolOutputText(p).slice(0, 300)))
+      refused.add(key);
     const exit = noMatch(key, exitOf(p), p);
     if (exit === undefined) continue;
     runs.set(key, [...(runs.get(key) ?? []), exit]);
@@ -161,6 +168,18 @@ export function sessionTruth(session: ImportedSession, raw?: string): SessionTru
     requests,
     ...(requests.length > 0 ? { latestRequest: requests.at(-1)! } : {}),
     commands: [...new Set(commands)],
+    refused: [...refused],
+    text: messages
+      .flatMap((m) =>
+        m.parts.map((p) =>
+          p.type === 'text'
+            ? p.text
+            : p.type === 'tool'
+              ? `${JSON.stringify(p.input)}\n${toolOutputText(p)}`
+              : '',
+        ),
+      )
+      .join('\n'),
     openFailures: failed.filter(([k, r]) => r.at(-1) !== 0 && !fixedLater(k)).map(([k]) => k),
     fixedFailures: failed.filter(([k, r]) => r.at(-1) === 0 || fixedLater(k)).map(([k]) => k),
   };
