@@ -10,7 +10,8 @@ import { type Span, sentenceSpans } from './sentences.js';
 import type { SpanAnalysis } from './span.js';
 
 /** Where a line of the summary goes. */
-export type Section = 'requests' | 'timeline' | 'commands' | 'decisions' | 'files' | 'active';
+/** The sections quoted lines go to; the handover (files, commands, decisions…) is rendered apart. */
+export type Section = 'requests' | 'timeline' | 'active';
 
 /** One line of the summary: a source text shown through its chosen sentences. */
 export interface Line {
@@ -186,20 +187,9 @@ export function buildExtractiveModel(
       (piece) => active && piece < 2,
     );
   }
-  addCommands(b, details);
-  for (const text of carriedLines(details, 'decisions'))
-    b.add({ section: 'decisions', label: '- ', text }, (_p, t) => salience(t, NO_CONTEXT) + 2);
-  for (const f of analysis.files.values()) {
-    if (!f.modified) continue;
-    const how = `${f.read ? 'read and modified' : 'modified'} (${[...f.tools].join(', ')}; ${f.uses}×)`;
-    b.add({ section: 'files', label: '- ', text: `${f.path} — ${how}` }, () => 0);
-  }
   const sizes: Record<Section, number> = {
     requests: 0,
     timeline: 0,
-    commands: 0,
-    decisions: 0,
-    files: 0,
     active: 0,
   };
   for (const l of b.lines) sizes[l.section]++;
@@ -214,19 +204,4 @@ export function buildExtractiveModel(
     requestInTail: plan.requestInTail,
     ...(previousText === undefined ? {} : { previousSummarizer: prev!.summarizer }),
   };
-}
-
-/** Commands with their final outcome: failures and fixes always, the rest as room allows, newest first. */
-function addCommands(b: Builder, details: PivotDetails): void {
-  const commands = carriedCommands(details);
-  commands.forEach(([label, status], i) => {
-    const outcome =
-      status === 'failed' ? 'still failing (see the end)' : status === 'fixed' ? 'failed, then fixed' : 'ok';
-    const recency = (i + 1) / commands.length;
-    b.add(
-      { section: 'commands', label: '- ', text: `\`${label}\` → ${outcome}` },
-      () => -3 + recency,
-      () => status !== 'ok',
-    );
-  });
 }

@@ -1,10 +1,6 @@
-import { clipLine } from '../compact/error-lines.js';
-import type { CompactionPlan } from '../compact/index.js';
+import { type CompactionPlan, capText, HANDOVER_LIMITS } from '../compact/index.js';
 import { requestText } from '../compact/requests.js';
 import { type Entry, isMessageEntry } from '../model/entry.js';
-
-/** Characters of one carried request (the same cap as the requests a summary collects itself). */
-const REQUEST_CHARS = 2_000;
 
 /**
  * A pivot condense did not write (a compaction imported from Claude Code or Codex, or one from an
@@ -22,7 +18,7 @@ export async function withEarlierRequests(
     .filter((e) => isMessageEntry(e) && e.seq < prev.seq)
     .map((e) => (isMessageEntry(e) ? requestText(e) : ''))
     .filter((t) => t !== '')
-    .map((t) => clipLine(t, REQUEST_CHARS));
+    .map((t) => capText(t, HANDOVER_LIMITS.requestChars));
   if (requests.length === 0) return plan;
   const details = prev.pivot.details;
   const carried = {

@@ -59,7 +59,10 @@ export interface CompactionSettings {
    * span under seed 001's prompts, chunked when too large.
    */
   summaryCall?: SummaryCall;
-  /** Add the deterministic appendix (files, failures, constraints, latest request). Default true. */
+  /**
+   * Add the deterministic handover to every summary (current task, constraints, next step, pending
+   * work, open failures, state-changing commands, key values, files, requests). Default true.
+   */
   appendix?: boolean;
   /**
    * Check every summary before it is stored — the latest request, modified files, open failures and

@@ -1,5 +1,5 @@
 // The handover: what a resuming agent needs from a compacted span, drawn from the log alone.
-export { buildHandover, HANDOVER_LIMITS, type HandoverInput, handoverAndDetails } from './build.js';
+export { buildHandover, capText, HANDOVER_LIMITS, type HandoverInput, handoverAndDetails } from './build.js';
 export { commandKind, rejectedCall } from './calls.js';
 export {
   DEFAULT_SHARES,

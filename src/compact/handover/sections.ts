@@ -153,7 +153,14 @@ export function sectionsOf(
   shares: Record<HandoverSection, number>,
   budgetChars: number,
 ): FitSection[] {
-  const task = taskItems(h, budgetChars);
+  // A conversation has no task to resume — its messages are quoted, its last exchange kept — but its
+  // latest request, when the tail does not hold it, is still repeated verbatim.
+  const task = h.chat
+    ? h.currentTask?.inTail
+      ? []
+      : taskItems(h, budgetChars).slice(0, 1)
+    : taskItems(h, budgetChars);
+  const next = h.chat ? undefined : h.nextStep;
   const out: Record<HandoverSection, FitSection> = {
     task: { ...listSection('task', 'Current task:', task, inOrder(task.length), shares.task), first: true },
     constraints: listSection(
@@ -166,8 +173,8 @@ export function sectionsOf(
     next: listSection(
       'next',
       'Next step:',
-      h.nextStep ? [{ text: nextLine(h.nextStep, h) }] : [],
-      h.nextStep ? [0] : [],
+      next ? [{ text: nextLine(next, h) }] : [],
+      next ? [0] : [],
       shares.next,
     ),
     pending: listSection(
