@@ -2,7 +2,7 @@ import type { PivotDetails } from '../model/entry.js';
 import type { JsonValue } from '../model/json.js';
 import type { Estimator } from '../tokens/estimator.js';
 import { stripAppendix } from './appendix.js';
-import { carriedCommands, carriedLines } from './details.js';
+import { carriedLines } from './details.js';
 import { hasCarriedWork } from './handover/store.js';
 import type { CompactionPlan } from './plan.js';
 import { likelihood, salience, type UnitContext } from './salience.js';
