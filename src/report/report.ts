@@ -90,6 +90,7 @@ export async function reportOf(
             ? 'calibrated estimate'
             : 'estimate, uncalibrated',
     },
+    estimate: next,
     overheadRaw: session.overheadRaw,
     systemTokens: config.system ? config.estimator.text(config.system) : 0,
     sessions,
