@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jsonValueSchema } from './json.js';
 import { type Message, messageSchema } from './message.js';
+import type { Part } from './parts.js';
 
 /** What the summarizer extracted deterministically; carried by the pivot for later compactions. */
 export const pivotDetailsSchema = z.object({
@@ -96,4 +97,12 @@ export function latestPivot(entries: readonly Entry[]): CompactionEntry | null {
     if (entry.kind === 'compaction') return entry;
   }
   return null;
+}
+
+/** New parts for one message entry (pruning marks), applied in a batch. */
+export interface PartsUpdate {
+  entryId: string;
+  parts: Part[];
+  partTokens: number[];
+  tokens: number;
 }

@@ -114,6 +114,11 @@ export type ToolOutcome =
   | { state: 'completed'; output: JsonValue; attachments?: FilePart[] }
   | { state: 'error'; error: string };
 
+/** A tool's result, or its failure; `attachments` are media it returned (a screenshot tool's image). */
+export type ToolResult =
+  | { output: JsonValue; attachments?: FilePart[]; error?: never }
+  | { error: string; output?: never; attachments?: never };
+
 /** A call that was pending or running, now finished: its call fields kept, the outcome added. */
 export function finishedCall(call: ToolPart, outcome: ToolOutcome, endedAt?: number): ToolPart {
   const { callId, name, input, startedAt, providerMetadata } = call;

@@ -1,6 +1,5 @@
-import type { Entry, MessageEntry } from '../model/entry.js';
+import type { Entry, MessageEntry, PartsUpdate } from '../model/entry.js';
 import { type Part, type ToolPart, withPlaceholderOutput } from '../model/parts.js';
-import type { PartsUpdate } from '../store/store.js';
 import type { Estimator } from '../tokens/estimator.js';
 import type { ResolvedPruneOptions } from './options.js';
 import type { PrunePlan } from './plan.js';

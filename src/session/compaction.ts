@@ -25,8 +25,9 @@ import { planHeldInPart } from './cold-window.js';
 import { type CompactionOutcome, commitPivot, compactionFigures, storedSummary } from './commit.js';
 import { withEarlierRequests } from './earlier-requests.js';
 import { finishCompaction } from './finish.js';
+import { seedCall } from './seed-call.js';
 import type { Session } from './session.js';
-import { seedCall, summarizedView } from './summary-input.js';
+import { summarizedView } from './summary-input.js';
 
 export type { CompactionOutcome } from './commit.js';
 export { CONTINUE_MESSAGE } from './finish.js';

@@ -27,7 +27,7 @@ import {
   type PresetName,
   resolvePresetName,
 } from './preset-names.js';
-import { toolSetOf } from './summary-input.js';
+import { toolSetOf } from './seed-call.js';
 
 export { PRESET_NAMES, type PresetName };
 

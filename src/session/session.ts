@@ -1,8 +1,8 @@
 import { afterStepDecision, type Decision } from '../budget/index.js';
 import { isContextOverflowError, isMarkerOnly, overflowPromptTokens } from '../compact/index.js';
 import { type ContextFormat, IncrementalContext } from '../context/index.js';
-import { toolDefinitions } from '../integrations/ai-sdk/tools.js';
 import { Lineage, type Turn } from '../lineage/index.js';
+import { toolDefinitions } from '../model/ai-sdk/tools.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
 import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/message.js';

@@ -1,9 +1,9 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { LateToolResult } from '../../model/ai-sdk/calls.js';
 import type { JsonValue } from '../../model/json.js';
 import { type AssistantMessage, type Message, orphanResultMessage } from '../../model/message.js';
 import type { Session } from '../../session/session.js';
 import { NoWaitingCallError } from '../../session/tool-results.js';
-import type { LateToolResult } from './calls.js';
 import { echoSignature, hashChain, type PromptCursor, readCursor } from './cursor.js';
 import { assistantFromV3, fromV3Assistant, toolResultsOf, userFromV3, type V3Message } from './prompt-in.js';
 
