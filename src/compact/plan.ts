@@ -6,11 +6,11 @@ import { activeWindow, isMarkerOnly, isTurnStart, latestPivot, sumTokens, turnRa
 export interface PlanOptions {
   /** How many of the newest user turns to keep verbatim (default 2). */
   keepTurns?: number;
-  /** Token cap on the kept tail (default 30,000, seed 002's keepTokens). */
+  /** Token cap on the kept tail (default 30,000, Nexus's keepTokens). */
   keepTokens?: number;
-  /** Keep at least the latest user turn, split at a step boundary if too big (DESIGN; false: A002-03). */
+  /** Keep at least the latest user turn, split at a step boundary if too big (true by default; false keeps only whole turns). */
   minKeepLatestTurn?: boolean;
-  /** Summarize everything, keep no tail (seeds 000, 001, 003, 004). */
+  /** Summarize everything, keep no tail (Qwery, opencode, Pegasus and Mistral Vibe). */
   keepNone?: boolean;
 }
 
@@ -22,11 +22,11 @@ export const DEFAULT_PLAN_OPTIONS: Required<PlanOptions> = {
 };
 
 export interface CompactionPlan {
-  /** Message entries the summary replaces, in log order (previous kept tail first, A002-01). */
+  /** Message entries the summary replaces, in log order (previous kept tail first). */
   toSummarize: MessageEntry[];
   /** Message entries the view keeps verbatim after the summary. */
   toKeep: MessageEntry[];
-  /** The pivot whose summary is summarized again (recursive, seed 002), if any. */
+  /** The pivot whose summary is summarized again (recursive, Nexus), if any. */
   previousPivot: CompactionEntry | null;
   summarizedThroughId: string;
   firstKeptId: string | null;
@@ -36,7 +36,7 @@ export interface CompactionPlan {
   predictedTailTokens: number;
   /** The opener of the latest user turn when it is summarized: it must reach the model verbatim. */
   replayRequest?: string;
-  /** The user's newest request in the window, else the one the previous pivot recorded (A004-03). */
+  /** The user's newest request in the window, else the one the previous pivot recorded. */
   latestUserRequest?: string;
   /** The newest request's message is in the kept tail, so the model sees it there verbatim. */
   requestInTail: boolean;
@@ -68,7 +68,7 @@ export function planCompaction(
   const messages = window.filter(isMessageEntry).filter((e) => !isMarkerOnly(e));
   if (messages.length === 0) return { nothing: true, reason: 'no messages since the last compaction' };
 
-  // Layouts that keep nothing summarize waiting calls too (seed 004 fills in their results).
+  // Layouts that keep nothing summarize waiting calls too (Mistral Vibe fills in their results).
   const chosen = o.keepNone ? { index: messages.length } : chooseCut(messages, o);
   if ('nothing' in chosen) return chosen;
   const cut = o.keepNone ? chosen : { index: beforeWaitingCall(messages, chosen.index, o.keepTokens) };
@@ -149,7 +149,7 @@ function chooseCut(messages: readonly MessageEntry[], o: Required<PlanOptions>):
   }
   if (index > 0) return { index };
   // Everything fits the tail, yet a compaction was asked for: summarize the oldest kept turn so
-  // that the call makes progress (A002-03: at least one turn summarized).
+  // that the call makes progress (at least one turn summarized).
   if (kept > 1) return { index: turns[turns.length - kept + 1]!.start };
   if (!o.minKeepLatestTurn) return { index: messages.length };
   return {

@@ -2,7 +2,7 @@
  * Tool parts written in the vocabularies agents store them in, mapped to condense's one shape
  * before validation: the AI SDK's UI parts (`type: 'tool-NAME' | 'dynamic-tool'`, `toolCallId`,
  * states `input-streaming` … `output-error`, `errorText`) and opencode's (`callID`, `tool`, a
- * `state: { status, input, output, error, time }` object). Seed 000's prunable states
+ * `state: { status, input, output, error, time }` object). Qwery's prunable states
  * ('output-available', 'output-error', 'completed') thus all arrive as finished calls. Anything
  * else passes through unchanged, for the schema to accept or reject with its own message.
  */

@@ -17,7 +17,7 @@ export const pivotDetailsSchema = z.object({
 export const SUMMARY_LAYOUTS = ['user', 'user-plain', 'assistant', 'system', 'question+assistant'] as const;
 
 /**
- * The pivot (seed 002's compaction turn). Everything up to `summarizedThroughId` is represented by
+ * The pivot (Nexus's compaction turn). Everything up to `summarizedThroughId` is represented by
  * `summary`; the view sends the summary, then entries from `firstKeptId` (null: none kept) onward.
  */
 export const pivotSchema = z.object({

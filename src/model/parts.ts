@@ -66,7 +66,7 @@ export const toolPartSchema = z.discriminatedUnion('state', [
 ]);
 
 /**
- * A queued compaction task (seed 000 step 2, seed 001 §4.1: a user message with a part of type
+ * A queued compaction task (Qwery step 2, opencode: a user message with a part of type
  * `'compaction'`), `auto` when the overflow check queued it.
  */
 export const compactionMarkerPartSchema = z.object({

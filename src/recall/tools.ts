@@ -5,7 +5,7 @@ import { archivedText, type LatestSpan, latestSpan, type PageLimits, readLatestA
 import { type HistorySearch, searchSession } from './search.js';
 
 /**
- * The agent's way back to what compaction took out of its context (issue 12 §4), as plain tool
+ * The agent's way back to what compaction took out of its context (the recall tools), as plain tool
  * specs any framework can register: a name, a description, a JSON schema of the input, and an
  * `execute` that checks its input and never throws for bad input (the model gets `{ error }`).
  */

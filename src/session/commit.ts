@@ -132,8 +132,8 @@ export async function commitPivot(
 
 /**
  * The summary as stored: the preset's `formatSummary`, else the text with the user's latest
- * request appended verbatim when neither the kept tail nor the text carries it (issue 4 §5,
- * seed 004's last line).
+ * request appended verbatim when neither the kept tail nor the text carries it (as Mistral Vibe's
+ * last line does).
  */
 export function storedSummary(
   session: Session,

@@ -118,7 +118,7 @@ export async function runCompaction(
   let view: Message[] | undefined;
   const spanView = () => (view ??= summarizedView(config, log.active, plan));
   if (summaryCall) {
-    // A001-09: extra instructions follow the seed's own with a blank line.
+    // Extra instructions follow the preset's own prompt after a blank line.
     const prompt = [summaryCall.prompt, instructions].filter(Boolean).join('\n\n') || undefined;
     request.call = seedCall({ ...summaryCall, prompt }, spanView(), session.sentContext);
   }
@@ -179,7 +179,7 @@ const MAX_TAIL_SHARE = 0.4;
 /**
  * The plan's options. By default the tail is whole turns, newest first, up to its share of the
  * target (in the log's raw tokens). A configured tail (a preset's, or `plan.keepTokens`) is kept,
- * capped by the room the budget leaves beside the fixed overhead: seed 002's 30,000 tokens suit a
+ * capped by the room the budget leaves beside the fixed overhead: Nexus's 30,000 tokens suit a
  * 200k window, but with a small one they would leave the context as full as before.
  */
 export function planOptions(

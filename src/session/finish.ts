@@ -6,7 +6,7 @@ import { appendWrite } from './entries.js';
 import type { Session } from './session.js';
 import { viewOptions } from './summary-input.js';
 
-/** Seed 001 §4.3's synthetic message (X-03), off by default. */
+/** opencode's synthetic message, off by default. */
 export const CONTINUE_MESSAGE = 'Continue if you have next steps';
 
 /** After the pivot is written: what follows may fail without undoing or misreporting it. */

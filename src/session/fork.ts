@@ -5,11 +5,11 @@ import type { Store } from '../store/store.js';
 import { stateFromEntries } from './state.js';
 
 /**
- * How a fork starts (seed 002 "Smart Forking"):
+ * How a fork starts (Nexus "Smart Forking"):
  * - 'exact' (default): the log as it stood at the fork point, pivots included, so the fork's view
  *   is exactly what the model saw then — no history from before a pivot leaks in.
  * - 'full': every message up to the fork point verbatim, no pivots ("full reconstruction").
- * - 'summary': seed 002's literal default (A002-07). If a later compaction summarized the fork point,
+ * - 'summary': Nexus's literal default. If a later compaction summarized the fork point,
  *   the fork keeps the log up to the fork point (full history stays traversable) and ends it with a
  *   pivot carrying that compaction's summary, so its view is that summary alone (it may mention
  *   turns after the fork point: `details.extra.forkedFromCompaction` says through which entry it

@@ -55,8 +55,8 @@ export async function runPrune(
       plan,
     };
   }
-  // Seed 000 erases old outputs to free storage, summaries are skipped rather than a boundary
-  // (A000-07): outside the per-turn path, the scan then reaches entries before the window too.
+  // Qwery erases old outputs to free storage, summaries are skipped rather than a boundary:
+  // outside the per-turn path, the scan then reaches entries before the window too.
   const wholeLog = !opts.batch && config.mode === 'erase' && config.onSummary === 'skip';
   const older = wholeLog ? await olderThanWindow(session) : [];
   let outcome: PruneOutcome | null = null;

@@ -27,7 +27,7 @@ export function toolSetOf(definitions: unknown): ToolSet | undefined {
 
 /**
  * A seed's summary call for a span: its system prompt (or the agent's, with the agent's tools
- * and tool use off, A004-02), the history as AI SDK messages, its final instruction.
+ * and tool use off), the history as AI SDK messages, its final instruction.
  */
 export function seedCall(
   call: SummaryCall,
@@ -36,7 +36,7 @@ export function seedCall(
 ): LlmCall {
   const split = splitAiSdkSystem(toAiSdk(summaryCallMessages(call, view, agent.system)));
   if (call.system !== 'agent') {
-    // A system summary of the span (seed 003's "Summary: …" entry) follows the call's own prompt.
+    // A system summary of the span (Pegasus's "Summary: …" entry) follows the call's own prompt.
     const system = [call.system, split.system].filter(Boolean).join('\n\n');
     return { system, messages: split.messages };
   }

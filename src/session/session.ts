@@ -111,7 +111,7 @@ export class Session {
   }
 
   /**
-   * The id of the current interaction log: new after every compaction (seed 004 §3 step 7, "new
+   * The id of the current interaction log: new after every compaction (Mistral Vibe step 7, "new
    * interaction log"), the session id before the first.
    */
   get interactionId(): string {
@@ -232,7 +232,7 @@ export class Session {
     });
   }
 
-  /** Queues a compaction marker (seed 001 §4.1); at most one is pending at a time (A001-14). */
+  /** Queues a compaction marker (opencode); at most one is pending at a time. */
   async queueMarker(
     decision: Decision | null,
     instructions?: string,
@@ -257,7 +257,7 @@ export class Session {
 
   /** The before-turn token figure: last reported prompt + calibrated estimate of what came since. */
   estimate(overheadRaw = this.overheadRaw): TokenEstimate {
-    // Seed 003 (`checks.estimate: 'local'`): the raw local estimate, no learned ratio or overhead.
+    // Pegasus (`checks.estimate: 'local'`): the raw local estimate, no learned ratio or overhead.
     const local = this.config.checks.estimate === 'local';
     return nextPromptEstimate(this.log.record.state, this.config.model, overheadRaw, local);
   }
@@ -373,7 +373,7 @@ export class Session {
 
   /**
    * Tells condense a model call failed. A context-overflow error leads to one compaction and one
-   * retry signal; a second overflow in a row is reported, not looped (A002-10).
+   * retry signal; a second overflow in a row is reported, not looped.
    */
   async recordError(
     error: unknown,
@@ -418,7 +418,7 @@ export class Session {
   }
 
   /**
-   * Records external channel events in the store's ledger (seed 002's Events Ledger: kept for
+   * Records external channel events in the store's ledger (Nexus's Events Ledger: kept for
    * good, never compacted or pruned; a redelivered event is recorded once) and appends one user
    * message quoting them, whose `metadata.events` references them. The events are recorded first:
    * if the append fails they stay in the ledger, and quoting again records nothing twice.
@@ -430,7 +430,7 @@ export class Session {
     return recordAndQuote(this.log.store, events, (message) => this.append(message), opts.format);
   }
 
-  /** Seed 002's turns and traversal over the whole log, read once (not for the per-turn path). */
+  /** Nexus's turns and traversal over the whole log, read once (not for the per-turn path). */
   async lineage(): Promise<Lineage> {
     const view = {
       system: this.config.system,
@@ -440,7 +440,7 @@ export class Session {
     return Lineage.of(await this.history(), { sessionId: this.id, model: this.config.model, view });
   }
 
-  /** Every turn (seed 002's Turn shape), in log order. */
+  /** Every turn (Nexus's Turn shape), in log order. */
   async turns(): Promise<Turn[]> {
     return (await this.lineage()).turns();
   }

@@ -14,7 +14,7 @@ export interface SessionStart {
 }
 
 /**
- * Seed 000's session start: check overflow on the stored usage of the last step, create the
+ * Qwery's session start: check overflow on the stored usage of the last step, create the
  * compaction task, summarize and save the summary — then prune, so the summarizer read the
  * outputs pruning would clear. A start with nothing due writes nothing.
  */
@@ -22,7 +22,7 @@ export async function startSession(session: Session): Promise<SessionStart> {
   const { config } = session;
   const start: SessionStart = { decision: null, compaction: null, pruned: null };
   if (config.checks.atOpen) {
-    // A000-12: the last step's usage; a compaction clears it, so its own step never re-triggers.
+    // The last step's usage; a compaction clears it, so its own step never re-triggers.
     const usage = session.log.record.state.lastUsage?.usage;
     if (usage && session.log.record.state.pendingMarkerId === null) {
       start.decision = afterStepDecision(usage, config.budget, config.checks);

@@ -12,7 +12,7 @@ export type ModelRow = readonly [
 
 // biome-ignore format: one row per model family reads as a table
 export const MODEL_OVERRIDES: readonly ModelRow[] = [
-  // Seed 003's own table, as written (the pegasus preset reproduces it): its windows differ from the
+  // Pegasus's own table, as written (the pegasus preset reproduces it): its windows differ from the
   // providers' for gpt-4.1 (1,047,576), and it names Claude 3 Haiku 'claude-haiku-3-20250307'.
   [['gpt-4o'], 128_000, 16_384],
   [['gpt-4o-mini'], 128_000, 16_384],

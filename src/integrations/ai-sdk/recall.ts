@@ -7,7 +7,7 @@ import type { Session } from '../../session/session.js';
 export type RecallTools = Record<'session_archive_read' | 'history_search', Tool<unknown, JsonValue>>;
 
 /**
- * `session_archive_read` (seed 003) and `history_search` for an agent built on the AI SDK: the
+ * `session_archive_read` (Pegasus) and `history_search` for an agent built on the AI SDK: the
  * same specs as recallToolSpecs, wrapped with `tool()`.
  */
 export function recallTools(session: Session, opts: RecallOptions = {}): RecallTools {

@@ -65,7 +65,7 @@ export function buildJob(session: Session, plan: CompactionPlan): SummaryJob {
     ...(appendix !== undefined ? { appendix } : {}),
   };
   if (summaryCall) {
-    // A001-09: extra instructions follow the seed's own with a blank line.
+    // Extra instructions follow the preset's own prompt after a blank line.
     const prompt = [summaryCall.prompt, instructions].filter(Boolean).join('\n\n') || undefined;
     const { system, tools } = session.sentContext;
     job.call = {
