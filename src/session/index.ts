@@ -9,6 +9,7 @@ export {
 export type { CompactionOutcome } from './compaction.js';
 export type { DiscardReason, SessionEvents } from './events.js';
 export type { ForkMode } from './fork.js';
+export type { SessionHandle } from './handle.js';
 export type {
   BackgroundSettings,
   CheckSettings,

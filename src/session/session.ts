@@ -20,6 +20,7 @@ import { appendWrite, withCursor } from './entries.js';
 import { Emitter, type SessionEvents } from './events.js';
 import { type ForkMode, planFork, writeFork } from './fork.js';
 import { AutoCompactionGuard, DEFAULT_MAX_FAILURES } from './guard.js';
+import type { SessionHandle } from './handle.js';
 import { Log } from './log.js';
 import type { SessionOptions } from './options.js';
 import { TRUNCATE_SHARE, truncateOversized, WindowBytes } from './oversize.js';
@@ -43,7 +44,7 @@ import { lateResultWrite, NoWaitingCallError, toolResultWrite } from './tool-res
 import { WindowNotHeldError, windowBound } from './window-read.js';
 
 /** The orchestrator an agent calls around each model call: append, recordStep, prepare. */
-export class Session {
+export class Session implements SessionHandle {
   readonly events = new Emitter<SessionEvents>();
   /** Raw log tokens and overhead of the last context handed out, to calibrate against usage. */
   private lastPrepared: SentFigures | null = null;
