@@ -43,6 +43,15 @@ module.exports = {
       to: { path: '^src/[^/]+\\.ts$' },
     },
     {
+      name: 'session-class-behind-its-interface',
+      comment:
+        'only the session layer\'s index and the public entry files import session.ts (the Session class); ' +
+        'steps take a StepContext, the layers above a SessionHandle',
+      severity: 'error',
+      from: { pathNot: '^src/(session/index\\.ts|[^/]+\\.ts)$' },
+      to: { path: '^src/session/session\\.ts$' },
+    },
+    {
       name: 'every-folder-has-a-layer',
       comment: 'a new folder under src/ needs its place in LAYERS (.dependency-cruiser.cjs)',
       severity: 'error',

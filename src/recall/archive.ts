@@ -1,7 +1,7 @@
 import { renderEntry } from '../compact/transcript.js';
 import type { CompactionEntry, Entry, MessageEntry } from '../model/entry.js';
 import type { Part } from '../model/parts.js';
-import type { Session } from '../session/session.js';
+import type { SessionHandle } from '../session/handle.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -23,7 +23,7 @@ type ArchiveNaming = Store & { archiveOf(sessionId: string, pivotId: string): Pr
 const namesArchives = (store: Store): store is ArchiveNaming =>
   typeof (store as Partial<ArchiveNaming>).archiveOf === 'function';
 
-export async function latestSpan(session: Session): Promise<LatestSpan | null> {
+export async function latestSpan(session: SessionHandle): Promise<LatestSpan | null> {
   const { pivotId } = session.record.state;
   if (pivotId === null) return null;
   const store = session.log.store;
@@ -84,7 +84,7 @@ const DEFAULT_LIMITS: Required<PageLimits> = { entries: 20, chars: 24_000, entry
 
 /** One page of the latest archive, or why not. Never reads an older archive or outside the session. */
 export async function readLatestArchive(
-  session: Session,
+  session: SessionHandle,
   request: ArchiveRequest = {},
   limits: PageLimits = {},
 ): Promise<ArchiveRead> {

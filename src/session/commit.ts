@@ -2,8 +2,8 @@ import { type CompactionPlan, isMarkerOnly, LAST_REQUEST_PREFIX, NoProgressError
 import { buildCompactionEntry } from '../model/build.js';
 import type { CompactionEntry, Entry, Pivot, PivotDetails } from '../model/entry.js';
 import type { Message } from '../model/message.js';
-import type { Session } from './session.js';
 import { afterPivot, currentCalibration } from './state.js';
+import type { StepContext } from './step-context.js';
 
 /**
  * The second half of a compaction, shared by the one that summarizes on the agent's path and the
@@ -35,7 +35,7 @@ export interface CompactionFigures {
   calibrated: boolean;
 }
 
-export function compactionFigures(session: Session): CompactionFigures {
+export function compactionFigures(session: StepContext): CompactionFigures {
   const { config, log } = session;
   const estimate = session.estimate();
   // Besides the declared system prompt and tools, the provider counted tokens the log cannot
@@ -79,7 +79,7 @@ export type Committed =
   | { dropped: 'raced' | 'stale' | 'not-enough' };
 
 export async function commitPivot(
-  session: Session,
+  session: StepContext,
   draft: PivotDraft,
   checks: CommitChecks = {},
 ): Promise<Committed> {
@@ -136,7 +136,7 @@ export async function commitPivot(
  * last line does).
  */
 export function storedSummary(
-  session: Session,
+  session: StepContext,
   text: string,
   plan: CompactionPlan,
   spanView: () => Message[],

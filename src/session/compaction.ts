@@ -26,7 +26,7 @@ import { type CompactionOutcome, commitPivot, compactionFigures, storedSummary }
 import { withEarlierRequests } from './earlier-requests.js';
 import { finishCompaction } from './finish.js';
 import { seedCall } from './seed-call.js';
-import type { Session } from './session.js';
+import type { StepContext } from './step-context.js';
 import { summarizedView } from './summary-input.js';
 
 export type { CompactionOutcome } from './commit.js';
@@ -37,7 +37,7 @@ export { CONTINUE_MESSAGE } from './finish.js';
  * write; any failure before that leaves the session exactly as it was.
  */
 export async function runCompaction(
-  session: Session,
+  session: StepContext,
   opts: {
     auto: boolean;
     instructions?: string;
@@ -169,7 +169,7 @@ export async function runCompaction(
 }
 
 /** The configured instructions for every summary, then this compaction's own. */
-export function compactionInstructions(session: Session, own?: string): string | undefined {
+export function compactionInstructions(session: StepContext, own?: string): string | undefined {
   return [session.config.compaction.instructions, own].filter(Boolean).join('\n\n') || undefined;
 }
 
@@ -183,7 +183,7 @@ const MAX_TAIL_SHARE = 0.4;
  * 200k window, but with a small one they would leave the context as full as before.
  */
 export function planOptions(
-  session: Session,
+  session: StepContext,
   room: number | null,
   ratio: number,
   target: number,
@@ -210,7 +210,7 @@ function tailTokens(plan: CompactionPlan, counter: Estimator): number {
  * compaction can help: FloorTooLargeError.
  */
 export function summaryBudget(
-  session: Session,
+  session: StepContext,
   plan: CompactionPlan,
   f: { target: number; counter: Estimator; overhead: number },
 ): SummaryBudget {
@@ -233,6 +233,6 @@ export function summaryBudget(
   return { tokens: Math.max(1, tokens), count: f.counter.text };
 }
 
-async function clearMarker(session: Session): Promise<void> {
+async function clearMarker(session: StepContext): Promise<void> {
   await session.log.mutate((record) => ({ append: [], state: { ...record.state, pendingMarkerId: null } }));
 }

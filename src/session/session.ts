@@ -19,17 +19,13 @@ import { type CompactionOutcome, runCompaction } from './compaction.js';
 import { appendWrite, withCursor } from './entries.js';
 import { Emitter, type SessionEvents } from './events.js';
 import { type ForkMode, planFork, writeFork } from './fork.js';
+import { AutoCompactionGuard, DEFAULT_MAX_FAILURES } from './guard.js';
+import type { SessionHandle } from './handle.js';
 import { Log } from './log.js';
 import type { SessionOptions } from './options.js';
 import { TRUNCATE_SHARE, truncateOversized, WindowBytes } from './oversize.js';
-import {
-  AutoCompactionGuard,
-  DEFAULT_MAX_FAILURES,
-  type Prepared,
-  type PrepareInput,
-  prepareTurn,
-} from './prepare.js';
-import { type PruneOutcome, runPrune } from './prune.js';
+import { type Prepared, type PrepareInput, prepareTurn } from './prepare.js';
+import { type PruneCheck, type PruneOutcome, runPrune } from './prune.js';
 import { recordAndQuote } from './quote.js';
 import { overheadOf, type ResolvedSession, resolveSession } from './resolve.js';
 import { type SessionStart, startSession } from './start.js';
@@ -48,7 +44,7 @@ import { lateResultWrite, NoWaitingCallError, toolResultWrite } from './tool-res
 import { WindowNotHeldError, windowBound } from './window-read.js';
 
 /** The orchestrator an agent calls around each model call: append, recordStep, prepare. */
-export class Session {
+export class Session implements SessionHandle {
   readonly events = new Emitter<SessionEvents>();
   /** Raw log tokens and overhead of the last context handed out, to calibrate against usage. */
   private lastPrepared: SentFigures | null = null;
@@ -65,7 +61,7 @@ export class Session {
   /** The system prompt and tools as last sent: a recount after compaction counts the same. */
   sentContext: { system?: string; tools?: unknown };
   /** The unpruned tool-output total and log position at which a batched prune check found nothing. */
-  pruneCheckedAt: { total: number; nextSeq: number } | null = null;
+  pruneCheckedAt: PruneCheck | null = null;
   private readonly contexts = new Map<ContextFormat, IncrementalContext<ContextFormat>>();
   private readonly windowBytes = new WindowBytes();
 
@@ -364,7 +360,8 @@ export class Session {
   /** Marks old tool outputs as pruned when enough are prunable (batched: see src/prune/trigger). */
   async prune(opts: { dryRun?: boolean; batch?: boolean } = {}): Promise<PruneOutcome | null> {
     if (!this.config.prune) return null;
-    const outcome = await runPrune(this, opts);
+    const { outcome, checkedAt } = await runPrune(this, opts);
+    if (checkedAt) this.pruneCheckedAt = checkedAt;
     if (outcome && !opts.dryRun && outcome.parts > 0) {
       this.events.emit('prune', { parts: outcome.parts, tokensSaved: outcome.tokensSaved });
     }
