@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { guarded, query, settle } from './postgres-pool.js';
 import { PG_AGENT_TURNS_VIEW } from './postgres-turns.js';
+import { SEED_002_COMPACTION_INDEX } from './turns-view.js';
 
 /** The schema condense's tables live in unless told otherwise: apart from an application's own `sessions`. */
 export const DEFAULT_PG_SCHEMA = 'condense';
@@ -92,6 +93,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   `,
   // Nexus's agent_turns view, as SQLite has it (it reads entries_children, made by step 1).
   PG_AGENT_TURNS_VIEW,
+  // Seed 002's own index, on the table that holds its turn_type column (agent_turns is a view).
+  SEED_002_COMPACTION_INDEX.replace('$T', '$S.entries'),
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { AGENT_TURNS_VIEW } from './sqlite-turns.js';
+import { SEED_002_COMPACTION_INDEX } from './turns-view.js';
 
 type Db = Database.Database;
 
@@ -113,6 +114,10 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX entries_children ON entries (session_id, parent_id);
       ${AGENT_TURNS_VIEW}
     `);
+  },
+  // Seed 002's own index, on the table that holds its turn_type column (agent_turns is a view).
+  (db) => {
+    db.exec(SEED_002_COMPACTION_INDEX.replace('$T', 'entries'));
   },
 ];
 

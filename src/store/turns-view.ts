@@ -49,6 +49,13 @@ export interface TurnsDialect {
   flag: (condition: string) => string;
 }
 
+/**
+ * Seed 002's `CREATE INDEX idx_turns_compaction`, as written but for the table (`$T`): its
+ * turn_type column lives on the entries table the agent_turns view reads.
+ */
+export const SEED_002_COMPACTION_INDEX =
+  "CREATE INDEX idx_turns_compaction ON $T(turn_type) WHERE turn_type = 'compaction';";
+
 export const col = (e: string, column: string) => (e ? `${e}.${column}` : column);
 
 /** The CREATE VIEW statement for `d`. */
