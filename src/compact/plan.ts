@@ -12,6 +12,13 @@ export interface PlanOptions {
   minKeepLatestTurn?: boolean;
   /** Summarize everything, keep no tail (Qwery, opencode, Pegasus and Mistral Vibe). */
   keepNone?: boolean;
+  /**
+   * When nothing precedes the turns the tail would keep (every turn fits it, or the conversation
+   * is a single turn with no summary before it): true (default) summarizes anyway so that a
+   * compaction asked for makes progress; false finds nothing to summarize (Nexus: it "summarizes
+   * prior conversation", and an empty `toSummarize` is no compaction).
+   */
+  forceProgress?: boolean;
 }
 
 export const DEFAULT_PLAN_OPTIONS: Required<PlanOptions> = {
@@ -19,6 +26,7 @@ export const DEFAULT_PLAN_OPTIONS: Required<PlanOptions> = {
   keepTokens: 30_000,
   minKeepLatestTurn: true,
   keepNone: false,
+  forceProgress: true,
 };
 
 export interface CompactionPlan {
@@ -68,6 +76,8 @@ export function planCompaction(
   const messages = window.filter(isMessageEntry).filter((e) => !isMarkerOnly(e));
   if (messages.length === 0) return { nothing: true, reason: 'no messages since the last compaction' };
 
+  if (!o.forceProgress && previousPivot === null && turnRanges(messages).length === 1)
+    return { nothing: true, reason: 'the conversation is one turn; nothing before it to summarize' };
   // Layouts that keep nothing summarize waiting calls too (Mistral Vibe fills in their results).
   const chosen = o.keepNone ? { index: messages.length } : chooseCut(messages, o);
   if ('nothing' in chosen) return chosen;
@@ -148,6 +158,12 @@ function chooseCut(messages: readonly MessageEntry[], o: Required<PlanOptions>):
     };
   }
   if (index > 0) return { index };
+  if (!o.forceProgress) {
+    return {
+      nothing: true,
+      reason: `every turn fits keepTokens ${o.keepTokens} (${tokens} tokens); nothing older to summarize`,
+    };
+  }
   // Everything fits the tail, yet a compaction was asked for: summarize the oldest kept turn so
   // that the call makes progress (at least one turn summarized).
   if (kept > 1) return { index: turns[turns.length - kept + 1]!.start };

@@ -42,10 +42,12 @@ export function buildMessageEntry(
   };
 }
 
+/** `tokens`, when given, is the summary's count as a policy makes it, instead of the estimate. */
 export function buildCompactionEntry(
   pivot: Pivot,
   place: EntryPlace,
   estimator: EntryCounter,
+  tokens?: number,
 ): CompactionEntry {
   return {
     kind: 'compaction',
@@ -56,7 +58,7 @@ export function buildCompactionEntry(
     createdAt: place.createdAt ?? Date.now(),
     pivot,
     partTokens: [],
-    tokens: estimator.text(pivot.summary) + 4,
+    tokens: tokens ?? estimator.text(pivot.summary) + 4,
   };
 }
 

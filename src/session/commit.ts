@@ -112,6 +112,7 @@ export async function commitPivot(
       pivot,
       { sessionId: record.id, seq: record.nextSeq, parentId: record.headId, createdAt: config.now() },
       config.estimator,
+      config.compaction.countSummary?.(pivot.summary, config.estimator),
     );
     const visible = firstKept
       ? active.filter((e) => e.seq >= firstKept.seq && e.kind === 'message' && !isMarkerOnly(e))

@@ -54,6 +54,12 @@ export interface CompactionSettings {
    */
   formatSummary?: (text: string, context: SummaryContext) => string;
   /**
+   * Tokens the stored summary counts for in the context (the pivot's own estimate, hence its
+   * `tokensAfter`), given the session's estimator. Default: its count of the text plus a
+   * message's framing.
+   */
+  countSummary?: (summary: string, estimator: Estimator) => number;
+  /**
    * The LLM summary call made of the conversation itself, as a seed makes it (system prompt, the
    * history as the model saw it, a final instruction). Default: a transcript of the summarized
    * span under opencode's prompts, chunked when too large.

@@ -105,9 +105,17 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     checks: { afterStep: false, beforeTurn: true },
     prune: false,
     compaction: {
-      plan: { keepTurns: Number.MAX_SAFE_INTEGER, keepTokens: 30_000, minKeepLatestTurn: false },
+      plan: {
+        keepTurns: Number.MAX_SAFE_INTEGER,
+        keepTokens: 30_000,
+        minKeepLatestTurn: false,
+        forceProgress: false, // A002-14: an empty toSummarize is no compaction
+      },
       summaryAs: 'system',
       gate: false,
+      // "tokensAfter: calculateTokens(summary) + calculateTokens(toKeep)": the summary's own text,
+      // no message framing, so the worked example's figures come out exact.
+      countSummary: (summary, estimator) => estimator.text(summary),
     },
     fork: { mode: 'summary' }, // "Default: Use summary + turns from fork point forward"
   },

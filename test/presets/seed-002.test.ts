@@ -177,3 +177,72 @@ describe('seed 002: reserve threshold', () => {
     }
   });
 });
+
+describe("seed 002 §Compaction Scenarios: the worked example's figures", () => {
+  it('"tokensBefore": 150000, "tokensAfter": 45000, then 160000 → 50000: calculateTokens(summary) + calculateTokens(toKeep)', async () => {
+    // Summaries of exactly 15,000 and 20,000 tokens (chars/4), as the example's figures imply.
+    const summarizer = scripted((_, n) => (n === 1 ? 's'.repeat(60_000) : 't'.repeat(80_000)));
+    const session = await openSession(
+      memoryStore(),
+      's',
+      options({ compaction: { ...presetOptions('seed-002').compaction, summarizer } }, 165_000),
+    );
+    for (const [n, tokens] of [
+      [1, 40_000],
+      [2, 40_000],
+      [3, 40_000],
+      [4, 15_000],
+      [5, 15_000],
+    ] as const)
+      await session.append(turn(n, tokens));
+    const first = await session.prepare();
+    expect(first.compaction).toMatchObject({
+      status: 'compacted',
+      tokensBefore: 150_000,
+      tokensAfter: 45_000,
+    });
+    if (first.compaction?.status !== 'compacted') return;
+    expect(first.compaction.pivot.pivot).toMatchObject({ tokensBefore: 150_000, tokensAfter: 45_000 });
+    expect(first.compaction.pivot.tokens).toBe(15_000);
+
+    await session.append([...turn(6, 85_000), ...turn(7), ...turn(8)]);
+    const second = await session.prepare();
+    expect(second.compaction).toMatchObject({
+      status: 'compacted',
+      tokensBefore: 160_000,
+      tokensAfter: 50_000,
+    });
+    if (second.compaction?.status !== 'compacted') return;
+    const [t6, t7] = [await idsOf(session, 6), await idsOf(session, 7)];
+    expect(second.compaction.pivot.pivot).toMatchObject({
+      summarizedThroughId: t6.response,
+      firstKeptId: t7.query,
+      tokensBefore: 160_000,
+      tokensAfter: 50_000,
+    });
+  });
+});
+
+describe('seed 002 §Compaction Process: "summarizedThroughTurnId: toSummarize.at(-1)?.id" — nothing to summarize (A002-14)', () => {
+  it.each([
+    ['one turn that fits the 30k kept', [26_000]],
+    ['one turn larger than the 30k kept', [80_000]],
+    ['three turns that all fit the 30k kept', [10_000, 10_000, 9_000]],
+  ])('%s: no compaction, a reason, nothing written', async (_, sizes) => {
+    const summarizer = scripted(() => 'never called');
+    const session = await openSession(
+      memoryStore(),
+      's',
+      options({ compaction: { ...presetOptions('seed-002').compaction, summarizer } }),
+    );
+    for (const [i, tokens] of sizes.entries()) await session.append(turn(i + 1, tokens));
+    const before = (await session.history()).length;
+    const outcome = await session.compact();
+    expect(outcome).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/nothing .*to summarize/),
+    });
+    expect(summarizer.requests).toHaveLength(0);
+    expect(await session.history()).toHaveLength(before);
+  });
+});
