@@ -92,8 +92,8 @@ const PRESETS: Record<PresetName, SessionOptions> = {
       summaryCall: { system: SEED_001_SYSTEM_PROMPT, prompt: SEED_001_FINAL_INSTRUCTION },
       markerQuestion: SEED_001_MARKER_TEXT,
       recordTask: true,
-      // No endless retries: Claude Code's limit.
-      maxFailures: 3,
+      // opencode's design gives no retry rule: surface the error, retry automatically at most once.
+      maxFailures: 2,
       appendix: false,
       gate: false,
       formatSummary: asReturned,

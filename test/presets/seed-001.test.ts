@@ -17,6 +17,7 @@ import {
   EmptyContextError,
   openSession,
   presetOptions,
+  type Session,
   type SessionOptions,
 } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
@@ -324,33 +325,102 @@ describe('seed 001 §4.4: "Stop once you reach the compaction marker that has a 
   });
 });
 
-describe('seed 001 §4 schedule → execute → resume: a failing summarizer is not retried at every prepare() forever (A001-13)', () => {
-  it('stops after 3 consecutive failures with an event and a clear error; a manual compaction resumes', async () => {
+describe('seed 001 §4 schedule → execute → resume: one automatic retry, then stop (A001-13)', () => {
+  it('the first automatic attempt and one retry fail; then an event and a clear error; a manual compaction resumes', async () => {
     let failing = true;
     const model = mockModel(() => reply(failing ? '' : SUMMARY));
     const session = await overflowed(withLimits({ contextWindow: 100_000, maxOutput: 10_000 }, { model }));
     const stops: number[] = [];
     session.on('compaction:stopped', (e) => stops.push(e.failures));
     const errors: unknown[] = [];
-    for (let i = 0; i < 5; i++) errors.push((await session.prepare()).compactionError);
-    expect(errors.slice(0, 2).every((e) => e instanceof SummaryRejectedError)).toBe(true);
-    expect(errors.slice(2).every((e) => e instanceof CompactionStoppedError)).toBe(true);
-    expect(String((errors[2] as Error).message)).toMatch(/stopped after 3 consecutive failures.*compact\(\)/);
-    expect(stops).toEqual([3]);
-    // Three summary calls, then none: a provider overflow error does not start a fourth.
+    for (let i = 0; i < 4; i++) errors.push((await session.prepare()).compactionError);
+    // The first attempt's error, then the retry's, reported as the stop (its cause the rejection).
+    expect(errors[0]).toBeInstanceOf(SummaryRejectedError);
+    expect(errors.slice(1).every((e) => e instanceof CompactionStoppedError)).toBe(true);
+    expect((errors[1] as Error).cause).toBeInstanceOf(SummaryRejectedError);
+    expect(String((errors[1] as Error).message)).toMatch(/stopped after 2 consecutive failures.*compact\(\)/);
+    expect(stops).toEqual([2]);
+    // Two summary calls, then none: a provider overflow error does not start a third.
     const overflow = new Error('prompt is too long: 95000 tokens > 90000 maximum');
     await expect(session.recordError(overflow)).rejects.toBeInstanceOf(CompactionStoppedError);
-    expect(model.doGenerateCalls).toHaveLength(3);
+    expect(model.doGenerateCalls).toHaveLength(2);
 
     failing = false;
     const manual = await session.compact();
     expect(manual.status).toBe('compacted');
-    expect(model.doGenerateCalls).toHaveLength(4);
+    expect(model.doGenerateCalls).toHaveLength(3);
     await session.append(user('Now the tests'));
     await session.prepare();
     const next = await session.recordStep({ message: say('On it.'), usage: usage(80_000, 9_000, 2_000) });
     expect(next.markerId).not.toBeNull();
     expect((await session.prepare()).compaction?.status).toBe('compacted');
+  });
+});
+
+describe('seed 001 §4.4 / §6.3: a pending marker after a failed second compaction', () => {
+  /** Two reads of 30,000, then a step whose long output takes the total over usable 90,000. */
+  async function overflow(session: Session, name: string): Promise<string | null> {
+    await session.append([
+      act(toolRun('read', { path: `src/http/${name}.ts` }, 30_000)),
+      act(toolRun('read', { path: `src/http/${name}.test.ts` }, 30_000)),
+    ]);
+    const prompt = session.activeEntries().reduce((sum, e) => sum + e.tokens, 0);
+    const step = await session.recordStep({
+      message: say(`Read ${name}.`),
+      usage: usage(prompt - 9_000, 9_000, 31_000),
+    });
+    return step.markerId;
+  }
+
+  it('M2 is shown as "What did we do so far?" to the agent and stays in the next attempt\'s input', async () => {
+    let failing = false;
+    const model = mockModel(() => reply(failing ? '' : SUMMARY));
+    const session = await openSession(
+      memoryStore(),
+      's',
+      withLimits({ contextWindow: 100_000, maxOutput: 10_000 }, { model }),
+    );
+    await session.append(user('Add retries to src/http/client.ts'));
+    expect(await overflow(session, 'client')).not.toBeNull(); // M1
+    expect((await session.prepare()).compaction?.status).toBe('compacted'); // → S1, continue
+    expect(await overflow(session, 'retry')).not.toBeNull(); // M2
+
+    failing = true;
+    const failed = await session.prepare({ format: 'openai' });
+    expect(failed.compactionError).toBeInstanceOf(SummaryRejectedError);
+    const shown = failed.messages as OpenAIChatMessage[];
+    expect(shown.slice(0, 3)).toEqual([
+      { role: 'user', content: 'What did we do so far?' },
+      { role: 'assistant', content: SUMMARY },
+      { role: 'user', content: 'Continue if you have next steps' },
+    ]);
+    expect(shown.at(-1)).toEqual({ role: 'user', content: 'What did we do so far?' });
+
+    failing = false;
+    const retried = await session.prepare({ format: 'openai' });
+    expect(retried.compaction?.status).toBe('compacted');
+    const [, second, third] = model.doGenerateCalls.map((c) => c.prompt);
+    // Both attempts at the second compaction send the same input: the window from M1 on, the
+    // pending M2 as the question, then the final instruction.
+    expect(third).toEqual(second);
+    expect(second![0]).toEqual({ role: 'system', content: SEED_001_SYSTEM_PROMPT });
+    expect(second!.slice(1).map((m) => `${m.role}:${promptText(m).slice(0, 32)}`)).toEqual([
+      'user:What did we do so far?',
+      `assistant:${SUMMARY.slice(0, 32)}`,
+      'user:Continue if you have next steps',
+      'assistant:',
+      'tool:',
+      'assistant:',
+      'tool:',
+      'assistant:Read retry.',
+      'user:What did we do so far?',
+      `user:${SEED_001_FINAL_INSTRUCTION.slice(0, 32)}`,
+    ]);
+    expect(retried.messages).toEqual([
+      { role: 'user', content: 'What did we do so far?' },
+      { role: 'assistant', content: SUMMARY },
+      { role: 'user', content: 'Continue if you have next steps' },
+    ]);
   });
 });
 
