@@ -358,16 +358,16 @@ describe('seed 001 §4 schedule → execute → resume: one automatic retry, the
 });
 
 describe('seed 001 §4.4 / §6.3: a pending marker after a failed second compaction', () => {
-  /** Two reads of 30,000, then a step whose long output takes the total over usable 90,000. */
+  /** Two reads, the request, then a step whose output takes the total over usable 90,000. */
   async function overflow(session: Session, name: string): Promise<string | null> {
     await session.append([
-      act(toolRun('read', { path: `src/http/${name}.ts` }, 30_000)),
-      act(toolRun('read', { path: `src/http/${name}.test.ts` }, 30_000)),
+      act(toolRun('read', { path: `src/http/${name}.ts` }, 44_000)),
+      act(toolRun('read', { path: `src/http/${name}.test.ts` }, 44_000)),
     ]);
-    const prompt = session.activeEntries().reduce((sum, e) => sum + e.tokens, 0);
+    const prompt = (await session.prepare()).tokens.tokens;
     const step = await session.recordStep({
       message: say(`Read ${name}.`),
-      usage: usage(prompt - 9_000, 9_000, 31_000),
+      usage: usage(prompt - 9_000, 9_000, 4_000),
     });
     return step.markerId;
   }
