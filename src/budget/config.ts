@@ -12,8 +12,13 @@ export interface BudgetConfig {
   outputCap?: number;
   /** Whether the seed-001 usable budget is a limit. Default true; Nexus, Pegasus and Mistral Vibe turn it off. */
   usableLimit?: boolean;
-  /** Fraction of the window (Pegasus). Default 0.8; 0 turns this limit off. */
+  /** Fraction of the window (Pegasus). Default 0.8; 0 turns this limit off (see `thresholdZero`). */
   threshold?: number;
+  /**
+   * What a threshold of 0 means: 'off' (default), or 'limit': a limit of 0 tokens, so any context
+   * triggers (Pegasus has no off switch: estimatedTokens > contextWindow × 0).
+   */
+  thresholdZero?: 'off' | 'limit';
   /** Absolute token limit (Mistral Vibe). 0 or absent: off. */
   absolute?: number;
   /** Compact above window − reserve (Nexus: 20,000). 0 or absent: off. */
@@ -130,7 +135,8 @@ export function resolveBudget(cfg: BudgetConfig): ResolvedBudget {
     limits.usable = usable;
   }
   // Rounded so that 0.85 × 200,000 is 170,000, not 169,999.99999999997.
-  if (threshold > 0) limits.threshold = Math.round(threshold * window * 1e6) / 1e6;
+  if (threshold > 0 || cfg.thresholdZero === 'limit')
+    limits.threshold = Math.round(threshold * window * 1e6) / 1e6;
   if (cfg.absolute) limits.absolute = cfg.absolute;
   if (cfg.reserve) {
     if (window <= cfg.reserve) {
@@ -149,4 +155,14 @@ export function resolveBudget(cfg: BudgetConfig): ResolvedBudget {
   }
   const off = cfg.auto === false || limit === null ? 'disabled' : null;
   return { ...base, limits, limit, limitKind, off };
+}
+
+/**
+ * The limit a compaction shrinks the context under: the trigger limit, unless that is 0 (a
+ * threshold of 0 under `thresholdZero: 'limit'` triggers on any context, and no summary fits in
+ * 0 tokens): then the usable budget, else the window.
+ */
+export function compactionLimit(budget: ResolvedBudget): number | null {
+  if (budget.limit !== 0) return budget.limit;
+  return budget.usable ?? budget.contextWindow;
 }

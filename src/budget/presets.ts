@@ -14,8 +14,8 @@ export const BUDGET_PRESETS: Readonly<Record<BudgetPresetName, Readonly<BudgetPo
   '001': { threshold: 0, usableLimit: true, comparison: '>' },
   /** 002: contextTokensUsed > window − 20,000. */
   '002': { threshold: 0, usableLimit: false, reserve: 20_000, comparison: '>' },
-  /** 003: estimate > window × 0.8. */
-  '003': { threshold: 0.8, usableLimit: false, comparison: '>' },
+  /** 003: estimate > window × compactThreshold (0.8); no off switch, so 0 compacts at every call. */
+  '003': { threshold: 0.8, usableLimit: false, comparison: '>', thresholdZero: 'limit' },
   /** 004: ContextTokens ≥ 200,000; threshold 0 disables. */
   '004': { threshold: 0, usableLimit: false, absolute: 200_000, comparison: '>=' },
 };

@@ -58,7 +58,8 @@ export function buildCompactionEntry(
     createdAt: place.createdAt ?? Date.now(),
     pivot,
     partTokens: [],
-    tokens: tokens ?? estimator.text(pivot.summary) + 4,
+    // As a message of its own, framed as the estimator frames one (seed 003's len / 3.5: no framing).
+    tokens: tokens ?? estimator.message({ role: 'user', parts: [{ type: 'text', text: pivot.summary }] }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { compactionLimit } from '../budget/index.js';
 import {
   buildSummaryRequest,
   type CompactionPlan,
@@ -51,7 +52,7 @@ export async function runCompaction(
   const previousPivotId = log.record.state.pivotId;
   const figures = compactionFigures(session);
   const { tokensBefore, ratio, overhead } = figures;
-  const limit = config.budget.limit;
+  const limit = compactionLimit(config.budget);
   const instructions = compactionInstructions(session, opts.instructions);
   const counter = budgetEstimator({
     model: config.model,
@@ -214,7 +215,7 @@ export function summaryBudget(
   plan: CompactionPlan,
   f: { target: number; counter: Estimator; overhead: number },
 ): SummaryBudget {
-  const limit = session.config.budget.limit;
+  const limit = compactionLimit(session.config.budget);
   const tail = tailTokens(plan, f.counter);
   const request = plan.requestInTail ? 0 : f.counter.text(plan.latestUserRequest ?? '');
   const floor = f.overhead + tail + request;

@@ -130,8 +130,9 @@ export interface CheckSettings {
   atOpen?: boolean;
   /**
    * The before-turn figure: 'calibrated' (default) scales local estimates by the ratio learned from
-   * reported usage and adds the declared overhead; 'local' is Pegasus's: the last prompt tokens +
-   * the raw local estimate of what came since, or the local estimate of the session's entries.
+   * reported usage and adds the declared overhead; 'local' is Pegasus's: the last prompt tokens
+   * reported to this process + the raw local estimate of what came since, or (first call, after a
+   * restart or a compaction) the local estimate of the session's entries.
    */
   estimate?: 'calibrated' | 'local';
 }
@@ -169,6 +170,11 @@ export interface SessionOptions {
   model?: string | Exclude<LanguageModel, string>;
   /** Overrides of (or instead of) the model catalog's limits. */
   limits?: Partial<ModelLimits>;
+  /**
+   * A model table looked up instead of the catalog, by exact id (registered models still apply;
+   * an id it lacks gets the 128,000 fallback). The seed-003 preset sets seed 003's own table.
+   */
+  models?: Readonly<Record<string, ModelLimits>>;
   budget?: Omit<Partial<BudgetConfig>, 'contextWindow' | 'maxOutput' | 'inputLimit'>;
   estimator?: 'heuristic' | 'exact' | Estimator;
   /**

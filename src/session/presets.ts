@@ -19,6 +19,7 @@ import {
   roundedHeuristicEstimator,
   SEED_000_MAX_TOKENS_PER_PART,
 } from '../tokens/estimator.js';
+import type { ModelLimits } from '../tokens/models.js';
 import type { SessionOptions, SummaryContext } from './options.js';
 import {
   PRESET_INPUTS,
@@ -39,6 +40,17 @@ function withLastRequest(text: string, { view }: SummaryContext): string {
   const last = newestUserText(view);
   return last === '' ? text : `${text}\n\n${LAST_REQUEST_PREFIX}${last}`;
 }
+
+/** Seed 003 §Context Window Sizes, as written ("Unknown models fall back to 128_000"). */
+const SEED_003_MODELS: Readonly<Record<string, ModelLimits>> = {
+  'gpt-4o': { contextWindow: 128_000 },
+  'gpt-4o-mini': { contextWindow: 128_000 },
+  'gpt-4.1': { contextWindow: 1_000_000 },
+  'gpt-4.1-mini': { contextWindow: 1_000_000 },
+  'claude-sonnet-4-20250514': { contextWindow: 200_000 },
+  'claude-opus-4-20250514': { contextWindow: 200_000 },
+  'claude-haiku-3-20250307': { contextWindow: 200_000 },
+};
 
 /**
  * Configurations that reproduce each system a preset is named after.
@@ -123,6 +135,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
   // each call; "Summarize this conversation…" over the session's messages; the new session starts
   // with one system entry "Summary: …".
   'seed-003': {
+    models: SEED_003_MODELS,
     estimator: charsPerTokenEstimator(3.5),
     checks: { afterStep: false, beforeTurn: true, estimate: 'local' },
     prune: false,

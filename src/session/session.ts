@@ -48,6 +48,8 @@ export class Session implements SessionHandle {
   readonly events = new Emitter<SessionEvents>();
   /** Raw log tokens and overhead of the last context handed out, to calibrate against usage. */
   private lastPrepared: SentFigures | null = null;
+  /** Whether a usage was reported to this process (seed 003 keeps lastPromptTokens in memory only). */
+  private usageHere = false;
   private overflowRetried = false;
   private fallbackWarned = false;
   /** Keeps a compaction that would only fail again from being retried every turn. */
@@ -187,6 +189,7 @@ export class Session implements SessionHandle {
     this.lastPrepared = null;
     this.overflowRetried = false;
     const usage = parsed.samples.at(-1)?.usage ?? null;
+    if (usage) this.usageHere = true;
     // The usage described a context that a compaction has since replaced: nothing to check.
     const stale = sent.pivotId !== this.log.record.state.pivotId;
     if (!usage || stale || !this.config.checks.afterStep)
@@ -255,7 +258,10 @@ export class Session implements SessionHandle {
   estimate(overheadRaw = this.overheadRaw): TokenEstimate {
     // Pegasus (`checks.estimate: 'local'`): the raw local estimate, no learned ratio or overhead.
     const local = this.config.checks.estimate === 'local';
-    return nextPromptEstimate(this.log.record.state, this.config.model, overheadRaw, local);
+    const { state } = this.log.record;
+    // Its last prompt tokens live in memory: after a restart the whole session is estimated locally.
+    const held = local && !this.usageHere ? { ...state, lastUsage: null } : state;
+    return nextPromptEstimate(held, this.config.model, overheadRaw, local);
   }
 
   /** Runs queued or needed compaction and pruning, then builds the context to send. */

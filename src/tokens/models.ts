@@ -173,6 +173,17 @@ export function lookupModel(id: string, overridesById?: Record<string, Partial<M
   return out;
 }
 
+/**
+ * Limits from a table of one's own instead of the catalog (seed 003's model table): a registered
+ * model, else the id exactly as the table writes it, else the 128,000 fallback.
+ */
+export function lookupInTable(id: string, table: Readonly<Record<string, ModelLimits>>): ResolvedModel {
+  const reg = registered.get(id);
+  const row = reg ?? (Object.hasOwn(table, id) ? table[id] : undefined);
+  if (!row) return { id, contextWindow: FALLBACK_CONTEXT_WINDOW, known: false, source: 'fallback' };
+  return { ...definedOnly(row), id, known: true, source: reg ? 'registered' : 'override' };
+}
+
 /** What to tell the user when a model's window is the fallback. */
 export function fallbackWindowMessage(id: string, contextWindow = FALLBACK_CONTEXT_WINDOW): string {
   const what = id === 'unknown' ? 'no model was given' : `model '${id}' is not in the model catalog`;
