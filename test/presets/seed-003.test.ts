@@ -209,27 +209,25 @@ describe("seed 003 §Context Window Sizes: the seed's table is the preset's, not
 });
 
 describe('seed 003 §Trigger Strategy: "First call: when no lastPromptTokens exists yet (first _think() after startup)"', () => {
-  it('after a restart the stored usage is not in memory: the whole session is estimated locally', async () => {
-    const store = memoryStore();
-    const first = await openSession(store, 's', options());
-    await first.append(userOf('Plan the migration of the billing service', 60_000));
-    await first.prepare();
-    // The provider counted far more than the local estimate (a long system prompt, tools).
-    await first.recordStep({
+  /** One call whose provider counted far more than the local estimate (a long system prompt, tools). */
+  async function oneCall(store: ReturnType<typeof memoryStore>) {
+    const session = await openSession(store, 's', options());
+    await session.append(userOf('Plan the migration of the billing service', 60_000));
+    await session.prepare();
+    await session.recordStep({
       message: sayOf('Here is the plan', 1_000),
       usage: { prompt_tokens: 101_500, completion_tokens: 900 },
     });
-    expect(first.estimate()).toMatchObject({ tokens: 102_500, base: 101_500, delta: 1_000 });
-    expect((await first.prepare()).compaction?.status).toBe('compacted');
+    return session;
+  }
+
+  it('after a restart the stored usage is not in memory: the whole session is estimated locally', async () => {
+    const running = await oneCall(memoryStore());
+    expect(running.estimate()).toMatchObject({ tokens: 102_500, base: 101_500, delta: 1_000 });
+    expect((await running.prepare()).compaction?.status).toBe('compacted');
 
     const again = memoryStore();
-    const before = await openSession(again, 's', options());
-    await before.append(userOf('Plan the migration of the billing service', 60_000));
-    await before.prepare();
-    await before.recordStep({
-      message: sayOf('Here is the plan', 1_000),
-      usage: { prompt_tokens: 101_500, completion_tokens: 900 },
-    });
+    await oneCall(again);
     // The agent restarts: the same stored session, a new process.
     const restarted = await openSession(again, 's', options());
     expect(restarted.estimate()).toMatchObject({ tokens: 61_000, base: 0, delta: 61_000 });
