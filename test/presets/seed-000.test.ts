@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { SEED_000_FINAL_INSTRUCTION, SEED_000_SYSTEM_PROMPT } from '../../src/compact/index.js';
 import { buildView, type OpenAIChatMessage } from '../../src/context/index.js';
+import { exportJsonl, parseCondenseJsonl } from '../../src/import/index.js';
 import type { Entry, Message, Part, ToolPart } from '../../src/model/index.js';
 import { PRUNE_PLACEHOLDER } from '../../src/prune/index.js';
 import {
@@ -398,5 +399,53 @@ describe('seed 000 §Edge Cases, Empty Conversations', () => {
       await expect(session.prepare({ format })).rejects.toBeInstanceOf(EmptyContextError);
     // Pruning an empty conversation does nothing (§Edge Cases).
     expect((await session.prune())?.parts ?? 0).toBe(0);
+  });
+});
+
+describe('seed 000: the records, as `export --preset seed-000` writes them', () => {
+  it('"metadata.summary: true" on the summary, AI SDK tool parts in the prunable states with compactedAt; import restores the session', async () => {
+    const store = memoryStore();
+    const { session } = await fiftyMessages(store, withModel());
+    await session.append({
+      role: 'assistant',
+      parts: [
+        { type: 'tool-query', toolCallId: 'err', state: 'output-error', input: {}, errorText: 'timeout' },
+      ],
+    } as unknown as Message);
+    await openSession(store, 's', withModel()); // compacts, then prunes (erase mode)
+    const entries = await store.loadFrom('s', 0);
+    const record = (await store.getSession('s'))!;
+    const text = exportJsonl(record, entries, 'seed-000');
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { message?: { parts: Record<string, unknown>[]; metadata?: unknown } });
+    const tools = lines.flatMap((l) =>
+      (l.message?.parts ?? []).filter((p) => String(p.type).startsWith('tool')),
+    );
+    expect(new Set(tools.map((t) => t.type))).toEqual(new Set(['tool-query', 'tool-chart']));
+    expect(tools[0]).toEqual({
+      type: 'tool-query',
+      toolCallId: expect.any(String),
+      state: 'output-available',
+      input: { sql: 'select * from sales where region = 1' },
+      output: PRUNE_PLACEHOLDER,
+      compactedAt: NOW,
+    });
+    expect(tools.at(-1)).toEqual({
+      type: 'tool-query',
+      toolCallId: 'err',
+      state: 'output-error',
+      input: {},
+      errorText: 'timeout',
+    });
+    expect(tools.filter((t) => t.compactedAt === NOW).length).toBeGreaterThan(0);
+    const summary = lines.at(-1)!;
+    expect(summary.message).toEqual({
+      role: 'assistant',
+      parts: [{ type: 'text', text: SUMMARY }],
+      metadata: { summary: true },
+    });
+    expect(parseCondenseJsonl(text).entries).toEqual(entries);
   });
 });

@@ -11,7 +11,8 @@ import {
   SummaryRejectedError,
 } from '../../src/compact/index.js';
 import { buildView, type OpenAIChatMessage } from '../../src/context/index.js';
-import type { ToolPart } from '../../src/model/index.js';
+import { exportJsonl, parseCondenseJsonl } from '../../src/import/index.js';
+import type { CompactionEntry, ToolPart } from '../../src/model/index.js';
 import { PRUNE_PLACEHOLDER } from '../../src/prune/index.js';
 import {
   EmptyContextError,
@@ -20,7 +21,7 @@ import {
   type Session,
   type SessionOptions,
 } from '../../src/session/index.js';
-import { memoryStore } from '../../src/store/index.js';
+import { memoryStore, type Store } from '../../src/store/index.js';
 import {
   act,
   expectValid,
@@ -209,23 +210,24 @@ describe('seed 001 §4: marker → compaction → resume', () => {
   });
 });
 
+/** C-11's reads in three user turns: t1 10k, t2 25k, t3 25k | t4 1k | t5 1k. */
+async function c11Session(store: Store): Promise<Session> {
+  const session = await openSession(store, 's', withLimits({ contextWindow: 1_000_000, maxOutput: 10_000 }));
+  await session.append([
+    user('Read the three modules'),
+    ...[10, 25, 25].map((k, i) => act(toolRun('read', { path: `src/m${i}.ts` }, k * 1_000))),
+    user('Now the small one'),
+    act(toolRun('read', { path: 'src/t4.ts' }, 1_000)),
+    user('And the last'),
+    act(toolRun('read', { path: 'src/t5.ts' }, 1_000)),
+  ]);
+  return session;
+}
+
 describe('seed 001 §5: pruning by marks', () => {
   it('C-11 t1 10k, t2 25k, t3 25k | t4 1k | t5 1k: marks t1 and t2; storage keeps the output', async () => {
     const store = memoryStore();
-    const session = await openSession(
-      store,
-      's',
-      withLimits({ contextWindow: 1_000_000, maxOutput: 10_000 }),
-    );
-    const sizes = [10, 25, 25];
-    await session.append([
-      user('Read the three modules'),
-      ...sizes.map((k, i) => act(toolRun('read', { path: `src/m${i}.ts` }, k * 1_000))),
-      user('Now the small one'),
-      act(toolRun('read', { path: 'src/t4.ts' }, 1_000)),
-      user('And the last'),
-      act(toolRun('read', { path: 'src/t5.ts' }, 1_000)),
-    ]);
+    const session = await c11Session(store);
     const before = (await session.history()).flatMap((e) =>
       e.kind === 'message' ? e.message.parts.filter((p): p is ToolPart => p.type === 'tool') : [],
     );
@@ -447,5 +449,57 @@ describe('seed 001 §4.4 on an empty session', () => {
     const session = await openSession(memoryStore(), 's', withLimits({ contextWindow: 100_000 }));
     for (const format of ['openai', 'gemini'] as const)
       await expect(session.prepare({ format })).rejects.toBeInstanceOf(EmptyContextError);
+  });
+});
+
+describe('seed 001 §2, §4.2, §5.1: the records, as `export --preset seed-001` writes them', () => {
+  it('pruned parts carry time.compacted, the summary is an assistant message with summary: true; import restores the session', async () => {
+    const store = memoryStore();
+    const session = await c11Session(store);
+    expect((await session.prepare()).pruned?.parts).toBe(2);
+    expect((await session.compact()).status).toBe('compacted');
+    const entries = await store.loadFrom('s', 0);
+    const record = (await store.getSession('s'))!;
+
+    const lines = exportJsonl(record, entries, 'seed-001')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as { kind?: string; message?: { role: string; parts: Record<string, unknown>[] } },
+      );
+    const tools = lines.flatMap((l) => (l.message?.parts ?? []).filter((p) => p.type === 'tool'));
+    expect(tools[0]).toEqual({
+      type: 'tool',
+      callID: expect.any(String),
+      tool: 'read',
+      state: {
+        status: 'completed',
+        input: { path: 'src/m0.ts' },
+        output: expect.stringMatching(/^result /),
+        time: { compacted: NOW },
+      },
+    });
+    expect(tools.map((t) => (t.state as { time?: { compacted?: number } }).time?.compacted)).toEqual([
+      NOW,
+      NOW,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('compactedAt');
+    const marker = lines.at(-2)!;
+    expect(marker.message).toEqual({ role: 'user', parts: [{ type: 'compaction', auto: false }] });
+    const summary = lines.at(-1)!;
+    expect(summary.kind).toBe('message');
+    expect(summary.message).toEqual({
+      role: 'assistant',
+      summary: true,
+      parentID: (entries.at(-2) as { id: string }).id,
+      parts: [{ type: 'text', text: (entries.at(-1) as CompactionEntry).pivot.summary }],
+    });
+
+    const back = parseCondenseJsonl(exportJsonl(record, entries, 'seed-001'));
+    expect(back.entries).toEqual(entries);
   });
 });
