@@ -19,6 +19,12 @@ export interface PlanOptions {
    * prior conversation", and an empty `toSummarize` is no compaction).
    */
   forceProgress?: boolean;
+  /**
+   * Compact a window that holds no message (default false: nothing to compact). The summary then
+   * stands for the previous one, or for nothing but the summary call's own prompt: seed 004
+   * compacts `[system]` alone into `[system, user(summary)]`.
+   */
+  summarizeEmpty?: boolean;
 }
 
 export const DEFAULT_PLAN_OPTIONS: Required<PlanOptions> = {
@@ -27,6 +33,7 @@ export const DEFAULT_PLAN_OPTIONS: Required<PlanOptions> = {
   minKeepLatestTurn: true,
   keepNone: false,
   forceProgress: true,
+  summarizeEmpty: false,
 };
 
 export interface CompactionPlan {
@@ -74,7 +81,10 @@ export function planCompaction(
   const window = activeWindow(entries);
   const previousPivot = latestPivot(window);
   const messages = window.filter(isMessageEntry).filter((e) => !isMarkerOnly(e));
-  if (messages.length === 0) return { nothing: true, reason: 'no messages since the last compaction' };
+  if (messages.length === 0) {
+    if (!o.summarizeEmpty) return { nothing: true, reason: 'no messages since the last compaction' };
+    return emptySpanPlan(previousPivot);
+  }
 
   if (!o.forceProgress && previousPivot === null && turnRanges(messages).length === 1)
     return { nothing: true, reason: 'the conversation is one turn; nothing before it to summarize' };
@@ -103,6 +113,26 @@ export function planCompaction(
   if (latestUserRequest !== undefined) plan.latestUserRequest = latestUserRequest;
   const openerAt = latestOpenerIndex(messages);
   if (openerAt >= 0 && openerAt < cut.index) plan.replayRequest = messageText(messages[openerAt]!.message);
+  return plan;
+}
+
+/**
+ * A compaction of no message (`summarizeEmpty`): through the previous pivot, else through the
+ * pivot about to be written (an empty `summarizedThroughId`, filled in when it is).
+ */
+function emptySpanPlan(previousPivot: CompactionEntry | null): CompactionPlan {
+  const plan: CompactionPlan = {
+    toSummarize: [],
+    toKeep: [],
+    previousPivot,
+    summarizedThroughId: previousPivot?.id ?? '',
+    firstKeptId: null,
+    tokensBefore: previousPivot?.tokens ?? 0,
+    predictedTailTokens: 0,
+    requestInTail: false,
+  };
+  const last = previousPivot?.pivot.details.lastUserRequest;
+  if (last !== undefined) plan.latestUserRequest = last;
   return plan;
 }
 

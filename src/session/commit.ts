@@ -114,6 +114,8 @@ export async function commitPivot(
       config.estimator,
       config.compaction.countSummary?.(pivot.summary, config.estimator),
     );
+    // A compaction of nothing but the summary call's prompt stands for what precedes it: itself.
+    if (pivot.summarizedThroughId === '') pivot.summarizedThroughId = entry.id;
     const visible = firstKept
       ? active.filter((e) => e.seq >= firstKept.seq && e.kind === 'message' && !isMarkerOnly(e))
       : [];
@@ -123,7 +125,10 @@ export async function commitPivot(
       committed = { dropped: 'not-enough' };
       return null;
     }
-    if (tokensAfter >= tokensBefore) throw new NoProgressError({ tokensBefore, predictedAfter: tokensAfter });
+    // A compaction of no message (seed 004's `[system]` alone) is asked for its own sake.
+    const empty = plan.toSummarize.length === 0;
+    if (tokensAfter >= tokensBefore && !empty)
+      throw new NoProgressError({ tokensBefore, predictedAfter: tokensAfter });
     pivot.tokensAfter = tokensAfter;
     committed = { pivot: entry, tokensBefore, tokensAfter };
     return { append: [entry], state: afterPivot(record.state, entry, visible, firstKept?.seq ?? entry.seq) };
@@ -176,7 +181,7 @@ function pivotOf(draft: PivotDraft, tokensBefore: number, markerId: string | und
 function firstKeptEntry(active: Entry[], plan: CompactionPlan): Entry | undefined {
   if (plan.firstKeptId) return active.find((e) => e.id === plan.firstKeptId);
   const through = active.find((e) => e.id === plan.summarizedThroughId);
-  return active.find(
-    (e) => through !== undefined && e.seq > through.seq && e.kind === 'message' && !isMarkerOnly(e),
-  );
+  // An empty span summarized through the pivot being written: what arrived meanwhile is all kept.
+  const after = through?.seq ?? (plan.summarizedThroughId === '' ? -1 : Number.POSITIVE_INFINITY);
+  return active.find((e) => e.seq > after && e.kind === 'message' && !isMarkerOnly(e));
 }

@@ -155,7 +155,8 @@ const PRESETS: Record<PresetName, SessionOptions> = {
     checks: { afterStep: true, beforeTurn: false, countOutput: true, countReasoning: true },
     prune: false,
     compaction: {
-      plan: { keepNone: true },
+      // Its Compact() runs on `[system]` alone too: `[system, user(summary)]`.
+      plan: { keepNone: true, summarizeEmpty: true },
       summaryAs: 'user-plain',
       summaryCall: { system: 'agent', prompt: SEED_004_PROMPT, clean: true },
       appendix: false,
