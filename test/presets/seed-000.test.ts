@@ -449,3 +449,47 @@ describe('seed 000: the records, as `export --preset seed-000` writes them', () 
     expect(parseCondenseJsonl(text).entries).toEqual(entries);
   });
 });
+
+describe('seed 000 §Protected Tools: skill by name, pruned parts by their compactedAt marker', () => {
+  it('a skill output is never erased; an AI SDK tool-NAME part is a tool part like any other (its states are the prunable ones)', async () => {
+    const store = memoryStore();
+    let now = NOW;
+    const opts = { ...options, now: () => now };
+    const session = await openSession(store, 's', opts);
+    await session.append([
+      user('Load the datasources with the house SQL style'),
+      act(toolRun('skill', { name: 'sql-style' }, 30_000)),
+      {
+        role: 'assistant',
+        parts: [
+          {
+            type: 'tool-query',
+            toolCallId: 'a',
+            state: 'output-available',
+            input: {},
+            output: 'a '.padEnd(100_000, 'x'),
+          },
+        ],
+      } as unknown as Message,
+      act(toolRun('query', { sql: 'b' }, 25_000)),
+      act(toolRun('query', { sql: 'c' }, 20_000)),
+    ]);
+    await openSession(store, 's', opts); // c 20k, b 45k ≥ 40k: protected; a (25k > 20k) erased
+    const tools = await storedTools(store);
+    expect(tools.map((t) => [t.name, t.compactedAt])).toEqual([
+      ['skill', undefined],
+      ['query', NOW],
+      ['query', undefined],
+      ['query', undefined],
+    ]);
+    expect(tools[0]).toMatchObject({ state: 'completed', output: expect.stringMatching(/^result /) });
+    now = NOW + 60_000;
+    await openSession(store, 's', opts); // idempotent: the marked part is skipped, its marker kept
+    expect((await storedTools(store)).map((t) => t.compactedAt)).toEqual([
+      undefined,
+      NOW,
+      undefined,
+      undefined,
+    ]);
+  });
+});
