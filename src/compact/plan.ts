@@ -21,7 +21,7 @@ export interface PlanOptions {
   forceProgress?: boolean;
   /**
    * Compact a window that holds no message (default false: nothing to compact). The summary then
-   * stands for the previous one, or for nothing but the summary call's own prompt: seed 004
+   * stands for the previous one, or for nothing but the summary call's own prompt: Mistral Vibe
    * compacts `[system]` alone into `[system, user(summary)]`.
    */
   summarizeEmpty?: boolean;

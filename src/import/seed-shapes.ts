@@ -3,9 +3,9 @@ import type { Message } from '../model/message.js';
 import type { Part, ToolPart } from '../model/parts.js';
 
 /**
- * The records of the systems seeds 000 and 001 describe, for an export under their preset: a
- * compaction is the summary message those systems store (seed 001 §4.2: an assistant message
- * flagged `summary: true`; seed 000 step 4: `metadata.summary: true`), tool parts are written in
+ * The records Qwery and opencode store, for an export under their presets: a
+ * compaction is the summary message those systems store (opencode: an assistant message
+ * flagged `summary: true`; Qwery: `metadata.summary: true`), tool parts are written in
  * their vocabularies (opencode's `state.time.compacted`; the AI SDK's `tool-NAME` parts in states
  * 'output-available' / 'output-error', `compactedAt`). The entry around the record keeps condense's
  * fields, and a summary entry its `pivot`, so that importing the file restores the session.
@@ -43,7 +43,7 @@ const AI_SDK_STATE = {
   error: 'output-error',
 } as const;
 
-/** The AI SDK's UI tool part, as seed 000's system stores it. */
+/** The AI SDK's UI tool part, as Qwery stores it. */
 function aiSdkTool(p: ToolPart): Json {
   return defined({
     type: `tool-${p.name}`,
@@ -65,15 +65,15 @@ function shapedPart(part: Part, shape: SeedShape): unknown {
   return shape === 'seed-001' ? opencodeTool(part) : aiSdkTool(part);
 }
 
-/** The summary message the seed's system stores for a compaction. */
+/** The summary message the system stores for a compaction. */
 function summaryMessage(pivot: Pivot, shape: SeedShape): Json {
   const parts = [{ type: 'text', text: pivot.summary }];
   if (shape === 'seed-000') return { role: 'assistant', parts, metadata: { summary: true } };
-  // Seed 001 links the summary to the marker it answers (A001-07: its parent).
+  // opencode links the summary to the marker it answers: its parent.
   return defined({ role: 'assistant', summary: true, parentID: pivot.markerId, parts });
 }
 
-/** One entry as the seed's system would store it, inside condense's entry fields. */
+/** One entry as the system would store it, inside condense's entry fields. */
 export function seedShapedEntry(entry: Entry, shape: SeedShape): Json {
   if (entry.kind === 'compaction') {
     const { pivot, ...fields } = entry;

@@ -58,7 +58,7 @@ export function buildCompactionEntry(
     createdAt: place.createdAt ?? Date.now(),
     pivot,
     partTokens: [],
-    // As a message of its own, framed as the estimator frames one (seed 003's len / 3.5: no framing).
+    // As a message of its own, framed as the estimator frames one (Pegasus's len / 3.5: no framing).
     tokens: tokens ?? estimator.message({ role: 'user', parts: [{ type: 'text', text: pivot.summary }] }),
   };
 }

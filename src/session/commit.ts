@@ -125,7 +125,7 @@ export async function commitPivot(
       committed = { dropped: 'not-enough' };
       return null;
     }
-    // A compaction of no message (seed 004's `[system]` alone) is asked for its own sake.
+    // A compaction of no message (Mistral Vibe's `[system]` alone) is asked for its own sake.
     const empty = plan.toSummarize.length === 0;
     if (tokensAfter >= tokensBefore && !empty)
       throw new NoProgressError({ tokensBefore, predictedAfter: tokensAfter });

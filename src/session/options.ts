@@ -172,7 +172,7 @@ export interface SessionOptions {
   limits?: Partial<ModelLimits>;
   /**
    * A model table looked up instead of the catalog, by exact id (registered models still apply;
-   * an id it lacks gets the 128,000 fallback). The seed-003 preset sets seed 003's own table.
+   * an id it lacks gets the 128,000 fallback). The pegasus preset sets Pegasus's own table.
    */
   models?: Readonly<Record<string, ModelLimits>>;
   budget?: Omit<Partial<BudgetConfig>, 'contextWindow' | 'maxOutput' | 'inputLimit'>;

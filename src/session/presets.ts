@@ -41,7 +41,7 @@ function withLastRequest(text: string, { view }: SummaryContext): string {
   return last === '' ? text : `${text}\n\n${LAST_REQUEST_PREFIX}${last}`;
 }
 
-/** Seed 003 §Context Window Sizes, as written ("Unknown models fall back to 128_000"). */
+/** Pegasus's model table, as its design writes it ("Unknown models fall back to 128_000"). */
 const SEED_003_MODELS: Readonly<Record<string, ModelLimits>> = {
   'gpt-4o': { contextWindow: 128_000 },
   'gpt-4o-mini': { contextWindow: 128_000 },
@@ -121,7 +121,7 @@ const PRESETS: Record<PresetName, SessionOptions> = {
         keepTurns: Number.MAX_SAFE_INTEGER,
         keepTokens: 30_000,
         minKeepLatestTurn: false,
-        forceProgress: false, // A002-14: an empty toSummarize is no compaction
+        forceProgress: false, // an empty toSummarize is no compaction
       },
       summaryAs: 'system',
       gate: false,

@@ -48,7 +48,7 @@ export class Session implements SessionHandle {
   readonly events = new Emitter<SessionEvents>();
   /** Raw log tokens and overhead of the last context handed out, to calibrate against usage. */
   private lastPrepared: SentFigures | null = null;
-  /** Whether a usage was reported to this process (seed 003 keeps lastPromptTokens in memory only). */
+  /** Whether a usage was reported to this process (Pegasus keeps lastPromptTokens in memory only). */
   private usageHere = false;
   private overflowRetried = false;
   private fallbackWarned = false;

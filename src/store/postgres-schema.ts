@@ -93,7 +93,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   `,
   // Nexus's agent_turns view, as SQLite has it (it reads entries_children, made by step 1).
   PG_AGENT_TURNS_VIEW,
-  // Seed 002's own index, on the table that holds its turn_type column (agent_turns is a view).
+  // Nexus's own index, on the table that holds its turn_type column (agent_turns is a view).
   SEED_002_COMPACTION_INDEX.replace('$T', '$S.entries'),
 ];
 

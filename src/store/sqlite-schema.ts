@@ -115,7 +115,7 @@ export const MIGRATIONS: readonly Migration[] = [
       ${AGENT_TURNS_VIEW}
     `);
   },
-  // Seed 002's own index, on the table that holds its turn_type column (agent_turns is a view).
+  // Nexus's own index, on the table that holds its turn_type column (agent_turns is a view).
   (db) => {
     db.exec(SEED_002_COMPACTION_INDEX.replace('$T', 'entries'));
   },

@@ -50,7 +50,7 @@ export interface TurnsDialect {
 }
 
 /**
- * Seed 002's `CREATE INDEX idx_turns_compaction`, as written but for the table (`$T`): its
+ * Nexus's `CREATE INDEX idx_turns_compaction`, as written but for the table (`$T`): its
  * turn_type column lives on the entries table the agent_turns view reads.
  */
 export const SEED_002_COMPACTION_INDEX =

@@ -174,7 +174,7 @@ export function lookupModel(id: string, overridesById?: Record<string, Partial<M
 }
 
 /**
- * Limits from a table of one's own instead of the catalog (seed 003's model table): a registered
+ * Limits from a table of one's own instead of the catalog (Pegasus's model table): a registered
  * model, else the id exactly as the table writes it, else the 128,000 fallback.
  */
 export function lookupInTable(id: string, table: Readonly<Record<string, ModelLimits>>): ResolvedModel {
