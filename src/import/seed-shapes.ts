@@ -43,10 +43,17 @@ const AI_SDK_STATE = {
   error: 'output-error',
 } as const;
 
-/** The AI SDK's UI tool part, as Qwery stores it. */
+/**
+ * The AI SDK's UI tool part, as Qwery stores it: `tool-NAME` or `dynamic-tool` as it came, and a
+ * part condense was given in its own shape as Qwery's plain `tool` part (which its rules prune),
+ * so that importing the file gives back the same parts.
+ */
 function aiSdkTool(p: ToolPart): Json {
+  const type =
+    p.aiSdkKind === 'static' ? `tool-${p.name}` : p.aiSdkKind === 'dynamic' ? 'dynamic-tool' : 'tool';
   return defined({
-    type: `tool-${p.name}`,
+    type,
+    toolName: type === `tool-${p.name}` ? undefined : p.name,
     toolCallId: p.callId,
     state: AI_SDK_STATE[p.state],
     input: p.input,

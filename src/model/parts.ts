@@ -42,6 +42,12 @@ const toolCommon = {
   /** Set by pruning (ms since epoch): the output is replaced by a placeholder in the model's view. */
   compactedAt: z.number().optional(),
   providerMetadata: jsonObjectSchema.optional(),
+  /**
+   * How the AI SDK's UI message held it, when it arrived that way: 'static' for a `tool-NAME`
+   * part (a tool of the app's tool set), 'dynamic' for a `dynamic-tool` part. An export writes it
+   * back as it came, and a prune policy may tell the two apart (Qwery protects `tool-*` parts).
+   */
+  aiSdkKind: z.enum(['static', 'dynamic']).optional(),
 };
 
 /**

@@ -77,7 +77,9 @@ export const DEFAULT_PRUNE_OPTIONS: ResolvedPruneOptions = {
 /**
  * Qwery: window filled by tool output only with overshoot, no turn rule (its reference code's
  * last-turn exclusion is an option, off here), errored outputs
- * prunable, marked parts and summaries skipped, '>', stored output erased.
+ * prunable, marked parts and summaries skipped, '>', stored output erased. Its protected tools:
+ * `skill` by name and, as its text says, parts whose type starts with `tool-` (the AI SDK's
+ * static tool parts) by prefix; `dynamic-tool` and plain `tool` parts are pruned.
  */
 export const PRUNE_SEED_000: PruneOptions = {
   protectTokens: 40_000,
@@ -85,6 +87,7 @@ export const PRUNE_SEED_000: PruneOptions = {
   protectTurns: 0,
   turnCounting: 'real',
   protectedTools: ['skill'],
+  isProtected: (part) => part.aiSdkKind === 'static',
   prunableStates: ['completed', 'error'],
   crossing: 'protect',
   onMarked: 'skip',

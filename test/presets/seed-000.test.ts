@@ -109,7 +109,14 @@ describe("seed 000 §Prunable States: 'output-available', 'output-error', 'compl
       {
         role: 'assistant',
         parts: [
-          { type: 'tool-query', toolCallId: 'a', state: 'output-available', input: {}, output: out(25, 'A') },
+          {
+            type: 'dynamic-tool',
+            toolName: 'query',
+            toolCallId: 'a',
+            state: 'output-available',
+            input: {},
+            output: out(25, 'A'),
+          },
         ],
       },
       {
@@ -423,9 +430,11 @@ describe('seed 000: the records, as `export --preset seed-000` writes them', () 
     const tools = lines.flatMap((l) =>
       (l.message?.parts ?? []).filter((p) => String(p.type).startsWith('tool')),
     );
-    expect(new Set(tools.map((t) => t.type))).toEqual(new Set(['tool-query', 'tool-chart']));
+    // Parts the agent gave as model tool calls are Qwery's plain `tool` parts; the UI part stays `tool-NAME`.
+    expect(new Set(tools.map((t) => t.type))).toEqual(new Set(['tool', 'tool-query']));
     expect(tools[0]).toEqual({
-      type: 'tool-query',
+      type: 'tool',
+      toolName: 'query',
       toolCallId: expect.any(String),
       state: 'output-available',
       input: { sql: 'select * from sales where region = 1' },
@@ -450,8 +459,8 @@ describe('seed 000: the records, as `export --preset seed-000` writes them', () 
   });
 });
 
-describe('seed 000 §Protected Tools: skill by name, pruned parts by their compactedAt marker', () => {
-  it('a skill output is never erased; an AI SDK tool-NAME part is a tool part like any other (its states are the prunable ones)', async () => {
+describe('seed 000 §Protected Tools: skill by name, tool-* parts by prefix, pruned parts by their compactedAt marker', () => {
+  it('a skill output and an AI SDK tool-NAME part are never erased, nor counted toward the protect window', async () => {
     const store = memoryStore();
     let now = NOW;
     const opts = { ...options, now: () => now };
@@ -459,35 +468,42 @@ describe('seed 000 §Protected Tools: skill by name, pruned parts by their compa
     await session.append([
       user('Load the datasources with the house SQL style'),
       act(toolRun('skill', { name: 'sql-style' }, 30_000)),
+      act(toolRun('query', { sql: 'a' }, 25_000)),
+      act(toolRun('query', { sql: 'b' }, 25_000)),
       {
         role: 'assistant',
         parts: [
           {
             type: 'tool-query',
-            toolCallId: 'a',
+            toolCallId: 'static',
             state: 'output-available',
             input: {},
-            output: 'a '.padEnd(100_000, 'x'),
+            output: 's '.padEnd(100_000, 'x'),
           },
         ],
       } as unknown as Message,
-      act(toolRun('query', { sql: 'b' }, 25_000)),
       act(toolRun('query', { sql: 'c' }, 20_000)),
     ]);
-    await openSession(store, 's', opts); // c 20k, b 45k ≥ 40k: protected; a (25k > 20k) erased
+    // Newest first: c 20k; the tool-query part is protected and not counted; b takes the total to
+    // 45k ≥ 40k and is protected; a (25k > 20k) is erased. Counted, the tool-query part would have
+    // taken the total to 45k and a and b would both have gone.
+    await openSession(store, 's', opts);
     const tools = await storedTools(store);
-    expect(tools.map((t) => [t.name, t.compactedAt])).toEqual([
-      ['skill', undefined],
-      ['query', NOW],
-      ['query', undefined],
-      ['query', undefined],
+    expect(tools.map((t) => [t.name, t.aiSdkKind, t.compactedAt])).toEqual([
+      ['skill', undefined, undefined],
+      ['query', undefined, NOW],
+      ['query', undefined, undefined],
+      ['query', 'static', undefined],
+      ['query', undefined, undefined],
     ]);
+    expect(tools[3]).toMatchObject({ state: 'completed', output: expect.stringMatching(/^s x/) });
     expect(tools[0]).toMatchObject({ state: 'completed', output: expect.stringMatching(/^result /) });
     now = NOW + 60_000;
     await openSession(store, 's', opts); // idempotent: the marked part is skipped, its marker kept
     expect((await storedTools(store)).map((t) => t.compactedAt)).toEqual([
       undefined,
       NOW,
+      undefined,
       undefined,
       undefined,
     ]);
