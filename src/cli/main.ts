@@ -5,6 +5,7 @@ import { CONFIG_FILE_NAMES } from '../config/find.js';
 import { DEFAULT_JSONL_DIR } from '../store/jsonl.js';
 import { registerArchive } from './cmd-archive.js';
 import { registerCompact } from './cmd-compact.js';
+import { registerCost } from './cmd-cost.js';
 import { registerEval } from './cmd-eval.js';
 import { registerEvents } from './cmd-events.js';
 import { registerImport } from './cmd-import.js';
@@ -68,6 +69,7 @@ export function program(): Command {
   registerSearch(p, common);
   registerEvents(p, common);
   registerReport(p, common);
+  registerCost(p, common);
   registerMigrate(p, common);
   registerValidate(p);
   registerDemo(p, common);

@@ -1,4 +1,5 @@
 import type { Decision } from '../budget/index.js';
+import { type SessionCost, sessionCost } from '../cost/session-cost.js';
 import type { Entry } from '../model/entry.js';
 import { BAR_GLYPHS, breakdownBar, type ContextBreakdown, contextBreakdown } from '../session/breakdown.js';
 import type { SessionHandle } from '../session/handle.js';
@@ -28,6 +29,8 @@ export interface SessionStats {
   decision: Decision;
   /** What fills the window on the next request, summing to `estimate.tokens`. */
   breakdown: ContextBreakdown;
+  /** What the requests so far cost, from the usage their replies stored. */
+  cost: SessionCost;
 }
 
 /** Token figures for a whole session (reads the whole log: a report, not a per-turn path). */
@@ -79,6 +82,7 @@ export function sessionStats(session: SessionHandle, history: Entry[], decision:
       trigger: budget.limit,
       usable: budget.usable,
     }),
+    cost: sessionCost(history, session.config.model),
   };
 }
 
@@ -147,5 +151,11 @@ export function formatStats(s: SessionStats): string {
     `how the figure is made: ${basisText(s)}`,
     `entries ${s.entries} (${s.activeEntries} in view)  compactions ${s.compactions}`,
     `decision: ${decision}`,
+    ...(s.cost.requests > 0 ? [costLine(s.cost)] : []),
   ].join('\n');
+}
+
+function costLine(c: SessionCost): string {
+  const dollars = c.cost === null ? 'no catalog price' : `$${c.cost.toFixed(4)}`;
+  return `cost ${dollars} for ${n(c.requests)} requests: ${n(c.input)} input tokens (${pct(c.cacheHitShare)} cache reads, ${n(c.cacheWrite)} cache writes), ${n(c.output)} output`;
 }
