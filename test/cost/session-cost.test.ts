@@ -16,7 +16,7 @@ const files = claudeCodeSessions();
 const PRICES = { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 };
 
 function reportedTotals(file: string) {
-  const byId = new Map<string, Record<string, number>>();
+  const byId = new Map<string, { input_tokens: number; output_tokens: number } & Record<string, number>>();
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
     const row = JSON.parse(line);
