@@ -12,7 +12,7 @@ const defined = <T extends object>(o: T | undefined): Partial<T> =>
  */
 export function mergeOptions(base: SessionOptions, over: SessionOptions): SessionOptions {
   const merged: SessionOptions = { ...base, ...defined(over) };
-  const group = <K extends 'limits' | 'budget' | 'checks' | 'metadata' | 'hooks'>(key: K) => {
+  const group = <K extends 'limits' | 'budget' | 'checks' | 'metadata' | 'hooks' | 'cache'>(key: K) => {
     if (base[key] && over[key]) merged[key] = { ...base[key], ...defined(over[key]) } as SessionOptions[K];
   };
   group('limits');
@@ -20,6 +20,7 @@ export function mergeOptions(base: SessionOptions, over: SessionOptions): Sessio
   group('checks');
   group('metadata');
   group('hooks');
+  group('cache');
   if (base.compaction && over.compaction) {
     const plan =
       base.compaction.plan && over.compaction.plan

@@ -149,6 +149,16 @@ export const configSchema = z.strictObject({
       { error: 'must be false or a mapping with soft (a share of the compaction trigger in (0, 1))' },
     )
     .optional(),
+  cache: z
+    .strictObject({
+      breakpoints: z.boolean().optional(),
+      costAware: z.boolean().optional(),
+      ttlMinutes: z
+        .number({ error: 'must be a number of minutes > 0' })
+        .gt(0, { error: 'must be a number of minutes > 0' })
+        .optional(),
+    })
+    .optional(),
   /** Pegasus's `session.compactThreshold`. */
   session: z
     .strictObject({

@@ -65,6 +65,7 @@ export function settingsOf(data: ConfigData): ConfigSettings | ConfigIssue[] {
     ...(Object.keys(compaction).length > 0 ? { compaction } : {}),
     ...(data.checks ? { checks: data.checks } : {}),
     ...(data.background !== undefined ? { background: data.background } : {}),
+    ...(data.cache ? { cache: data.cache } : {}),
   };
   return {
     ...(data.preset ? { preset: resolvePresetName(data.preset) } : {}),

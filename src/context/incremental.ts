@@ -1,6 +1,8 @@
 import { type Entry, isMessageEntry, type MessageEntry } from '../model/entry.js';
+import { AnthropicBreakpoints } from './cache-breakpoints.js';
 import { assemblerFor, type ContextFormat, type ContextPayload } from './formats.js';
 import { type CachedPiece, deepFreeze, entryMark, type Piece, pieceOf } from './pieces.js';
+import type { AnthropicMessage } from './serialize/anthropic-types.js';
 import type { Assembler, Fold } from './serialize/assembler.js';
 import { continuingMessage } from './serialize/common.js';
 import {
@@ -42,13 +44,20 @@ export class IncrementalContext<F extends ContextFormat> {
   private bodyStarted = false;
   private fold!: Fold<unknown, unknown>;
   private handedOut: { length: number; last: unknown } = { length: 0, last: undefined };
+  /** Rebuilds so far, and where the summary's items end: what cache breakpoints are placed by. */
+  private generation = 0;
+  private head: { items: number; last: unknown } = { items: 0, last: undefined };
+  private readonly breakpoints: AnthropicBreakpoints | null;
 
+  /** `cacheBreakpoints`: an `anthropic` request carries `cache_control` breakpoints (cache-breakpoints.ts). */
   constructor(
     readonly format: F,
     opts: Omit<ViewOptions, 'system'> = {},
+    cache: { cacheBreakpoints?: boolean } = {},
   ) {
     this.assembler = assemblerFor(format);
     this.view = resolveView(opts);
+    this.breakpoints = format === 'anthropic' && cache.cacheBreakpoints ? new AnthropicBreakpoints() : null;
   }
 
   /** The request for `entries` (a session's active window), as `renderContext` would build it. */
@@ -62,6 +71,18 @@ export class IncrementalContext<F extends ContextFormat> {
    * (generateText's `system`) and the messages without them; other formats whole in `messages`.
    */
   renderCall(entries: readonly Entry[], system?: string): { system?: string; messages: ContextPayload<F> } {
+    if (this.breakpoints) {
+      this.update(entries, system);
+      const layout = {
+        generation: this.generation,
+        system: this.hoisted,
+        systemPrompt: system !== undefined && system !== '',
+        headItems: this.head.items,
+        headLast: this.head.last as AnthropicMessage | undefined,
+      };
+      const payload = this.breakpoints.apply(this.fold.items as AnthropicMessage[], layout);
+      return { messages: payload as ContextPayload<F> };
+    }
     if (this.format !== 'ai-sdk') return { messages: this.render(entries, system) };
     this.update(entries, system);
     const messages = this.fold.items as ContextPayload<F>;
@@ -114,6 +135,9 @@ export class IncrementalContext<F extends ContextFormat> {
       const piece = pieceOf(message, this.assembler);
       if (piece !== null) this.add(piece);
     }
+    this.generation++;
+    const bodyHead = this.bodyStarted ? this.fold.items.length : 0;
+    this.head = { items: bodyHead, last: this.fold.items[bodyHead - 1] };
     const cache = new Map<string, CachedPiece>();
     for (const entry of ordered) if (window.shows(entry)) this.addEntry(entry, cache);
     this.cache = cache;

@@ -152,6 +152,20 @@ export interface BackgroundSettings {
   queue?: CompactionQueue;
 }
 
+/** The provider's prompt cache: how requests keep it, and how pruning and compaction weigh it. */
+export interface CacheSettings {
+  /** With the `anthropic` format, prepare() places `cache_control` breakpoints (default true). */
+  breakpoints?: boolean;
+  /**
+   * Pruning and compaction weigh what they save against the cached prefix they invalidate: prune
+   * in batches that pay for the cache write they cause, compact early when the cache has expired
+   * anyway. Never lets a request go over the window. Default true; false prunes at the thresholds.
+   */
+  costAware?: boolean;
+  /** Minutes an unused cache entry lives (default: the provider's, 5). */
+  ttlMinutes?: number;
+}
+
 export interface SessionHooks {
   /** Runs before a compaction; returning false cancels it. */
   beforeCompact?: (info: {
@@ -200,6 +214,8 @@ export interface SessionOptions {
   compaction?: CompactionSettings;
   checks?: CheckSettings;
   hooks?: SessionHooks;
+  /** The provider's prompt cache: breakpoints and cost-aware pruning (both on by default). */
+  cache?: CacheSettings;
   /** Prepare summaries in the background (off by default): see BackgroundSettings. */
   background?: false | BackgroundSettings;
   /** How `fork` starts a new session when the call does not say (default 'exact'; Nexus: 'summary'). */

@@ -7,7 +7,13 @@ import { estimatorByName } from '../tokens/exact.js';
 import { lookupInTable, lookupModel, type ResolvedModel } from '../tokens/models.js';
 import { ollamaNumCtx } from '../tokens/ollama.js';
 import type { CompactionQueue } from './background/queue.js';
-import type { CheckSettings, CompactionSettings, SessionHooks, SessionOptions } from './options.js';
+import type {
+  CacheSettings,
+  CheckSettings,
+  CompactionSettings,
+  SessionHooks,
+  SessionOptions,
+} from './options.js';
 
 export interface ResolvedSession {
   model: string;
@@ -26,6 +32,7 @@ export interface ResolvedSession {
   hooks: SessionHooks;
   /** A text part too large for any request: an error at prepare() naming it, or truncated at append. */
   oversize: 'error' | 'truncate';
+  cache: Required<Omit<CacheSettings, 'ttlMinutes'>> & Pick<CacheSettings, 'ttlMinutes'>;
   /** Background compaction, when on: its soft threshold and the queue given (else the session makes one). */
   background: { soft: number; queue?: CompactionQueue } | null;
   /** The agent's system prompt, when given in the options. */
@@ -111,6 +118,7 @@ export function resolveSession(options: SessionOptions, stored: StoredSettings =
       ...options.checks,
     },
     hooks: options.hooks ?? {},
+    cache: { breakpoints: true, costAware: true, ...options.cache },
     background: backgroundOf(options.background),
     system: options.system ?? storedSystem,
     tools: options.tools,

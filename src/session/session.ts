@@ -289,7 +289,8 @@ export class Session implements SessionHandle {
   context<F extends ContextFormat>(format: F): IncrementalContext<F> {
     let context = this.contexts.get(format);
     if (context === undefined) {
-      context = new IncrementalContext(format, viewOptions(this.config));
+      const cacheBreakpoints = this.config.cache.breakpoints;
+      context = new IncrementalContext(format, viewOptions(this.config), { cacheBreakpoints });
       this.contexts.set(format, context);
     }
     return context as IncrementalContext<F>;

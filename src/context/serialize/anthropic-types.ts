@@ -1,16 +1,24 @@
 /** Minimal Anthropic Messages request types (only what condense produces). */
+/** A prompt-cache breakpoint: the prefix up to and including this block is cached. */
+export interface AnthropicCacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+interface Cacheable {
+  cache_control?: AnthropicCacheControl;
+}
 export type AnthropicSource =
   | { type: 'base64'; media_type: string; data: string }
   | { type: 'url'; url: string };
-export interface AnthropicTextBlock {
+export interface AnthropicTextBlock extends Cacheable {
   type: 'text';
   text: string;
 }
-export interface AnthropicImageBlock {
+export interface AnthropicImageBlock extends Cacheable {
   type: 'image';
   source: AnthropicSource;
 }
-export interface AnthropicDocumentBlock {
+export interface AnthropicDocumentBlock extends Cacheable {
   type: 'document';
   source: AnthropicSource;
   title?: string;
@@ -24,13 +32,13 @@ export interface AnthropicRedactedThinkingBlock {
   type: 'redacted_thinking';
   data: string;
 }
-export interface AnthropicToolUseBlock {
+export interface AnthropicToolUseBlock extends Cacheable {
   type: 'tool_use';
   id: string;
   name: string;
   input: Record<string, unknown>;
 }
-export interface AnthropicToolResultBlock {
+export interface AnthropicToolResultBlock extends Cacheable {
   type: 'tool_result';
   tool_use_id: string;
   content: string | Array<AnthropicTextBlock | AnthropicImageBlock | AnthropicDocumentBlock>;

@@ -1,0 +1,125 @@
+import type {
+  AnthropicBlock,
+  AnthropicMessage,
+  AnthropicPayload,
+  AnthropicTextBlock,
+} from './serialize/anthropic-types.js';
+
+/** What the incremental request knows of its own layout, to place breakpoints by. */
+export interface RequestLayout {
+  /** Bumped by every rebuild: the prefix before it may have changed. */
+  generation: number;
+  /** The hoisted system texts, in order. */
+  system: readonly string[];
+  /** Whether `system[0]` is the agent's system prompt (the rest: a summary laid out as system). */
+  systemPrompt: boolean;
+  /** How many message items the summary (when it is a message) fills, and the last of them as folded then. */
+  headItems: number;
+  headLast: AnthropicMessage | undefined;
+}
+
+/** Most `cache_control` breakpoints Anthropic accepts in one request. */
+export const MAX_BREAKPOINTS = 4;
+
+interface Spot {
+  item: number;
+  block: number;
+}
+
+const MARK = Object.freeze({ type: 'ephemeral' as const });
+
+/**
+ * Anthropic caches only prefixes that end at a `cache_control` breakpoint, and looks for an
+ * earlier cache entry at most 20 blocks before one. Breakpoints, at most four: the system prompt
+ * (tools come before it, so they are covered), the summary, the end of the previous request (so a
+ * turn that adds more than 20 blocks still reads the last one's prefix) and the last message that
+ * the next turn will not rewrite. Between prunes and compactions every earlier block is unchanged,
+ * so each request reads the previous one's prefix and writes only what is new.
+ *
+ * The message list handed out is kept and extended like the incremental request's own: the fold
+ * only appends items or replaces its last one, so a turn copies the new items and restores the few
+ * it decorated; fragments are frozen and never edited.
+ */
+export class AnthropicBreakpoints {
+  private out: AnthropicMessage[] = [];
+  private items: readonly AnthropicMessage[] | null = null;
+  private generation = -1;
+  private synced = 0;
+  private marked: number[] = [];
+  private previousEnd: Spot | null = null;
+  private handedOut: { length: number; last: unknown } = { length: 0, last: undefined };
+
+  apply(items: readonly AnthropicMessage[], layout: RequestLayout): AnthropicPayload {
+    const same =
+      items === this.items &&
+      layout.generation === this.generation &&
+      this.out.length === this.handedOut.length &&
+      this.out.at(-1) === this.handedOut.last;
+    if (same) {
+      for (let i = Math.max(0, this.synced - 1); i < items.length; i++) this.out[i] = items[i]!;
+      this.out.length = items.length;
+      for (const i of this.marked) if (i < items.length) this.out[i] = items[i]!;
+    } else {
+      this.out = items.slice();
+      this.previousEnd = null;
+    }
+    this.items = items;
+    this.generation = layout.generation;
+    this.synced = items.length;
+
+    const system = systemBlocks(layout);
+    const spots = this.spots(items, layout, system.filter((b) => b.cache_control).length);
+    this.marked = [...new Set(spots.map((s) => s.item))];
+    for (const item of this.marked) {
+      const blocks = new Set(spots.filter((s) => s.item === item).map((s) => s.block));
+      const turn = items[item]!;
+      this.out[item] = {
+        role: turn.role,
+        content: turn.content.map((b, i) => (blocks.has(i) ? ({ ...b, cache_control: MARK } as AnthropicBlock) : b)),
+      };
+    }
+    this.handedOut = { length: this.out.length, last: this.out.at(-1) };
+    const payload: AnthropicPayload = { messages: this.out };
+    return system.length > 0 ? { system, ...payload } : payload;
+  }
+
+  private spots(items: readonly AnthropicMessage[], layout: RequestLayout, used: number): Spot[] {
+    const wanted: (Spot | null)[] = [];
+    if (layout.headItems > 0 && layout.headLast)
+      wanted.push(lastCacheable(layout.headLast, layout.headItems - 1));
+    // A request ending on an assistant turn (a prefill) has it trimmed now and rewritten next turn.
+    let last = items.length - 1;
+    if (last > 0 && items[last]!.role === 'assistant') last--;
+    const end = last >= 0 ? lastCacheable(items[last]!, last) : null;
+    wanted.push(end);
+    if (this.previousEnd && this.previousEnd.item < items.length) wanted.push(this.previousEnd);
+    const spots: Spot[] = [];
+    for (const s of wanted) {
+      if (s === null || spots.some((t) => t.item === s.item && t.block === s.block)) continue;
+      if (used + spots.length >= MAX_BREAKPOINTS) break;
+      spots.push(s);
+    }
+    this.previousEnd = end;
+    return spots;
+  }
+}
+
+/** The system texts as blocks: the system prompt and a summary laid out as system each end a cached prefix. */
+function systemBlocks(layout: RequestLayout): AnthropicTextBlock[] {
+  const n = layout.system.length;
+  return layout.system.map((text, i) => {
+    const cached = text !== '' && ((i === 0 && layout.systemPrompt) || (i === n - 1 && i >= (layout.systemPrompt ? 1 : 0)));
+    return cached ? { type: 'text', text, cache_control: MARK } : { type: 'text', text };
+  });
+}
+
+/** The last block of a turn that may carry a breakpoint (not thinking, not empty text). */
+function lastCacheable(turn: AnthropicMessage, item: number): Spot | null {
+  for (let block = turn.content.length - 1; block >= 0; block--) {
+    const b = turn.content[block]!;
+    if (b.type === 'thinking' || b.type === 'redacted_thinking') continue;
+    if (b.type === 'text' && b.text === '') continue;
+    return { item, block };
+  }
+  return null;
+}
