@@ -16,6 +16,8 @@ export interface RequestLayout {
   /** How many message items the summary (when it is a message) fills, and the last of them as folded then. */
   headItems: number;
   headLast: AnthropicMessage | undefined;
+  /** No message of the body yet: the request holds only a placeholder turn, replaced by the first one. */
+  bodyEmpty: boolean;
 }
 
 /** Most `cache_control` breakpoints Anthropic accepts in one request. */
@@ -75,7 +77,9 @@ export class AnthropicBreakpoints {
       const turn = items[item]!;
       this.out[item] = {
         role: turn.role,
-        content: turn.content.map((b, i) => (blocks.has(i) ? ({ ...b, cache_control: MARK } as AnthropicBlock) : b)),
+        content: turn.content.map((b, i) =>
+          blocks.has(i) ? ({ ...b, cache_control: MARK } as AnthropicBlock) : b,
+        ),
       };
     }
     this.handedOut = { length: this.out.length, last: this.out.at(-1) };
@@ -85,6 +89,10 @@ export class AnthropicBreakpoints {
 
   private spots(items: readonly AnthropicMessage[], layout: RequestLayout, used: number): Spot[] {
     const wanted: (Spot | null)[] = [];
+    if (layout.bodyEmpty) {
+      this.previousEnd = null;
+      return [];
+    }
     if (layout.headItems > 0 && layout.headLast)
       wanted.push(lastCacheable(layout.headLast, layout.headItems - 1));
     // A request ending on an assistant turn (a prefill) has it trimmed now and rewritten next turn.
@@ -108,7 +116,9 @@ export class AnthropicBreakpoints {
 function systemBlocks(layout: RequestLayout): AnthropicTextBlock[] {
   const n = layout.system.length;
   return layout.system.map((text, i) => {
-    const cached = text !== '' && ((i === 0 && layout.systemPrompt) || (i === n - 1 && i >= (layout.systemPrompt ? 1 : 0)));
+    const cached =
+      text !== '' &&
+      ((i === 0 && layout.systemPrompt) || (i === n - 1 && i >= (layout.systemPrompt ? 1 : 0)));
     return cached ? { type: 'text', text, cache_control: MARK } : { type: 'text', text };
   });
 }

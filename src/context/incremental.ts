@@ -79,6 +79,7 @@ export class IncrementalContext<F extends ContextFormat> {
         systemPrompt: system !== undefined && system !== '',
         headItems: this.head.items,
         headLast: this.head.last as AnthropicMessage | undefined,
+        bodyEmpty: !this.bodyStarted,
       };
       const payload = this.breakpoints.apply(this.fold.items as AnthropicMessage[], layout);
       return { messages: payload as ContextPayload<F> };
