@@ -3,6 +3,7 @@ import { CompactionError, FloorTooLargeError, RequestTooLargeError } from '../co
 import type { ContextFormat, ContextPayload, IncrementalContext } from '../context/index.js';
 import type { Entry } from '../model/entry.js';
 import type { TokenEstimate } from '../tokens/index.js';
+import { compactsWhileCold } from './cache-policy.js';
 import type { CompactionOutcome } from './compaction.js';
 import { largestMessage } from './oversize.js';
 import type { PruneOutcome } from './prune.js';
@@ -98,7 +99,8 @@ export async function prepareTurn<F extends ContextFormat>(
   const pruned = config.prune?.when === 'turn' ? await session.prune({ batch: true }) : null;
   let tokens = session.estimate();
   let decision = beforeTurnDecision(config.checks.beforeTurn ? tokens : 0, config.budget);
-  if ((decision.compact || overBytes()) && compaction === null && !compactionError && !suspended()) {
+  const due = decision.compact || overBytes() || compactsWhileCold(session, tokens);
+  if (due && compaction === null && !compactionError && !suspended()) {
     await attempt(() => session.compact({ auto: true, signal: input.signal }));
     tokens = session.estimate();
     decision = beforeTurnDecision(tokens, config.budget);

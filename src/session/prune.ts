@@ -1,6 +1,7 @@
 import type { Entry } from '../model/entry.js';
 import { isFinishedTool } from '../model/parts.js';
 import { applyPrune, type PrunePlan, planPrune, shouldPlanPrune, withUpdates } from '../prune/index.js';
+import { prunePaysFor } from './cache-policy.js';
 import { afterReplace } from './state.js';
 import type { StepContext } from './step-context.js';
 
@@ -98,6 +99,11 @@ export async function runPrune(
       wholeLog && (record.state.erasedBelowSeq ?? 0) !== erasedBelowSeq ? { erasedBelowSeq } : {};
     if (!plan.prune || plan.marks.length === 0) {
       return Object.keys(scanned).length > 0 ? { append: [], state: { ...record.state, ...scanned } } : null;
+    }
+    // A per-turn batch waits while it would cost more in invalidated cache than it saves.
+    if (opts.batch && !prunePaysFor(session, scope, plan)) {
+      outcome = { dryRun: false, parts: 0, tokensSaved: 0, plan };
+      return null;
     }
     const updates = applyPrune(scope, plan, config, session.config.now(), session.config.estimator);
     const byId = new Map(scope.map((e) => [e.id, e]));

@@ -27,7 +27,10 @@ const FORMATS: ContextFormat[] = ['ai-sdk', 'openai', 'anthropic', 'gemini'];
 const opArb = fc.oneof(
   { weight: 4, arbitrary: userMessageArb.map((message) => ({ op: 'user' as const, message })) },
   { weight: 4, arbitrary: assistantMessageArb.map((m) => ({ op: 'step' as const, message: finished(m) })) },
-  { weight: 5, arbitrary: fc.constantFrom('anthropic', ...FORMATS).map((format) => ({ op: 'prepare' as const, format })) },
+  {
+    weight: 5,
+    arbitrary: fc.constantFrom('anthropic', ...FORMATS).map((format) => ({ op: 'prepare' as const, format })),
+  },
   { weight: 1, arbitrary: fc.constant({ op: 'prune' as const }) },
   { weight: 1, arbitrary: fc.constant({ op: 'compact' as const }) },
 );

@@ -1,0 +1,78 @@
+import type { CacheRule } from './caching.js';
+import type { TokenPrices } from './price.js';
+
+/**
+ * Every prune or compaction changes the prompt's prefix: the provider's cache of everything after
+ * the change is lost, and the next request writes it again. These rules weigh that one-time loss
+ * against what the change saves on every later request. Figures are the provider's tokens.
+ */
+export interface CacheState {
+  /** The next request's size as it stands. */
+  requestTokens: number;
+  /** The compaction trigger; null when nothing triggers one. */
+  limit: number | null;
+  /** How much a request has grown per request since the latest compaction, on average. */
+  growthPerRequest: number;
+  /** Milliseconds since the last request; null when there was none (nothing is cached). */
+  idleMs: number | null;
+  rule: CacheRule;
+  prices: TokenPrices;
+}
+
+export interface PruneCostInput extends CacheState {
+  /** What the prune removes from every later request. */
+  savedTokens: number;
+  /** The request from the first pruned output on, pruned outputs included: what is written again. */
+  suffixTokens: number;
+}
+
+export interface CostVerdict {
+  act: boolean;
+  reason: 'cache-expired' | 'near-limit' | 'pays' | 'does-not-pay';
+  /** Dollars saved over the requests expected before the next compaction. */
+  gain: number;
+  /** Dollars the invalidated cache costs (writing it again instead of reading it). */
+  loss: number;
+}
+
+/** Requests a saving is counted over when nothing ends the session's growth (no limit). */
+const HORIZON_CAP = 200;
+
+/** Whether the cache the last request wrote has expired (or there was no request). */
+export function cacheCold(s: Pick<CacheState, 'idleMs' | 'rule'>): boolean {
+  return s.idleMs === null || s.idleMs > s.rule.ttlMs;
+}
+
+/** Requests expected before the window forces a compaction, starting from `tokens`. */
+export function requestsAhead(s: CacheState, tokens: number): number {
+  if (s.limit === null) return HORIZON_CAP;
+  const growth = Math.max(1, s.growthPerRequest);
+  return Math.min(HORIZON_CAP, Math.max(1, Math.floor((s.limit - tokens) / growth)));
+}
+
+/**
+ * A prune goes ahead when the cache is cold anyway, when the next requests would otherwise reach
+ * the compaction trigger (a cost rule never keeps a request from fitting), or when reading
+ * `savedTokens` less on every request until the next compaction saves more than writing the
+ * suffix again costs.
+ */
+export function prunePays(input: PruneCostInput): CostVerdict {
+  const { prices, savedTokens, suffixTokens, requestTokens } = input;
+  const kept = Math.max(0, suffixTokens - savedTokens);
+  const loss = cacheCold(input) ? 0 : kept * Math.max(0, prices.cacheWrite - prices.cacheRead);
+  const gain = savedTokens * prices.cacheRead * requestsAhead(input, requestTokens - savedTokens);
+  const verdict = (act: boolean, reason: CostVerdict['reason']): CostVerdict => ({ act, reason, gain, loss });
+  if (cacheCold(input)) return verdict(true, 'cache-expired');
+  if (input.limit !== null && requestTokens + input.growthPerRequest > input.limit)
+    return verdict(true, 'near-limit');
+  return gain > loss ? verdict(true, 'pays') : verdict(false, 'does-not-pay');
+}
+
+/**
+ * A compaction rewrites the whole prompt after the system prompt. Once the cache has expired that
+ * rewrite costs nothing extra: past `soft` of the trigger, compacting then is cheaper than waiting
+ * for the trigger and throwing away a warm cache.
+ */
+export function compactWhileCold(s: CacheState, soft: number): boolean {
+  return s.limit !== null && s.idleMs !== null && cacheCold(s) && s.requestTokens >= soft * s.limit;
+}

@@ -1,0 +1,59 @@
+import { cacheRuleFor } from '../cost/caching.js';
+import { type CacheState, compactWhileCold, prunePays } from '../cost/policy.js';
+import { tokenPrices } from '../cost/price.js';
+import type { Entry } from '../model/entry.js';
+import { reportedUsage } from '../model/reported-usage.js';
+import type { PrunePlan } from '../prune/index.js';
+import type { TokenEstimate } from '../tokens/index.js';
+import type { Session } from './session.js';
+
+/** Compacting early while the cache is cold starts at this share of the trigger. */
+const COLD_COMPACT_SHARE = 0.6;
+
+/** The session's prompt-cache figures for the cost rules; null when they are off or the model has no price. */
+function cacheState(session: Session, estimate: TokenEstimate): CacheState | null {
+  const { cache, modelInfo, model, budget, now } = session.config;
+  if (!cache.costAware || !modelInfo.prices) return null;
+  const base = cacheRuleFor(modelInfo.provider, model);
+  const rule = cache.ttlMinutes === undefined ? base : { ...base, ttlMs: cache.ttlMinutes * 60_000 };
+  const active = session.log.active;
+  const last = active.findLast((e) => e.kind === 'message' && e.message.role === 'assistant');
+  return {
+    requestTokens: estimate.tokens,
+    limit: budget.limit,
+    growthPerRequest: growth(active, estimate.tokens),
+    idleMs: last ? Math.max(0, now() - last.createdAt) : null,
+    rule,
+    prices: tokenPrices(modelInfo.prices, rule),
+  };
+}
+
+/** Average growth per request since the latest pivot: the request size over the requests it took. */
+function growth(active: readonly Entry[], tokens: number): number {
+  let requests = 0;
+  for (const e of active) if (e.kind === 'message' && reportedUsage(e.message)) requests++;
+  return tokens / Math.max(1, requests);
+}
+
+/** Whether a planned batch prune pays for the cache it invalidates (true when the rules are off). */
+export function prunePaysFor(session: Session, scope: readonly Entry[], plan: PrunePlan): boolean {
+  const estimate = session.estimate();
+  const state = cacheState(session, estimate);
+  if (state === null || !plan.prune) return true;
+  const marked = new Set(plan.marks.map((m) => m.entryId));
+  const first = scope.findIndex((e) => marked.has(e.id));
+  let suffixRaw = 0;
+  for (let i = Math.max(0, first); i < scope.length; i++) suffixRaw += scope[i]!.tokens;
+  const verdict = prunePays({
+    ...state,
+    savedTokens: plan.prunableTokens * estimate.ratio,
+    suffixTokens: suffixRaw * estimate.ratio,
+  });
+  return verdict.act;
+}
+
+/** Whether to compact now because the cache has expired and the window is past the early share. */
+export function compactsWhileCold(session: Session, estimate: TokenEstimate): boolean {
+  const state = cacheState(session, estimate);
+  return state !== null && compactWhileCold(state, COLD_COMPACT_SHARE);
+}
