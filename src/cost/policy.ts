@@ -13,6 +13,8 @@ export interface CacheState {
   limit: number | null;
   /** How much a request has grown per request since the latest compaction, on average. */
   growthPerRequest: number;
+  /** Requests made since the latest compaction (or the start). */
+  requestsSoFar: number;
   /** Milliseconds since the last request; null when there was none (nothing is cached). */
   idleMs: number | null;
   rule: CacheRule;
@@ -43,11 +45,16 @@ export function cacheCold(s: Pick<CacheState, 'idleMs' | 'rule'>): boolean {
   return s.idleMs === null || s.idleMs > s.rule.ttlMs;
 }
 
-/** Requests expected before the window forces a compaction, starting from `tokens`. */
+/**
+ * Requests a saving is expected to last: until the window forces a compaction, and no longer than
+ * the session has run so far (a session's end cannot be seen; one that has run n requests is as
+ * likely to stop before n more as after).
+ */
 export function requestsAhead(s: CacheState, tokens: number): number {
-  if (s.limit === null) return HORIZON_CAP;
+  const soFar = Math.max(1, s.requestsSoFar);
+  if (s.limit === null) return Math.min(HORIZON_CAP, soFar);
   const growth = Math.max(1, s.growthPerRequest);
-  return Math.min(HORIZON_CAP, Math.max(1, Math.floor((s.limit - tokens) / growth)));
+  return Math.min(HORIZON_CAP, soFar, Math.max(1, Math.floor((s.limit - tokens) / growth)));
 }
 
 /**

@@ -18,21 +18,17 @@ function cacheState(session: Session, estimate: TokenEstimate): CacheState | nul
   const rule = cache.ttlMinutes === undefined ? base : { ...base, ttlMs: cache.ttlMinutes * 60_000 };
   const active = session.log.active;
   const last = active.findLast((e) => e.kind === 'message' && e.message.role === 'assistant');
+  let requests = 0;
+  for (const e of active) if (e.kind === 'message' && reportedUsage(e.message)) requests++;
   return {
     requestTokens: estimate.tokens,
     limit: budget.limit,
-    growthPerRequest: growth(active, estimate.tokens),
+    growthPerRequest: estimate.tokens / Math.max(1, requests),
+    requestsSoFar: requests,
     idleMs: last ? Math.max(0, now() - last.createdAt) : null,
     rule,
     prices: tokenPrices(modelInfo.prices, rule),
   };
-}
-
-/** Average growth per request since the latest pivot: the request size over the requests it took. */
-function growth(active: readonly Entry[], tokens: number): number {
-  let requests = 0;
-  for (const e of active) if (e.kind === 'message' && reportedUsage(e.message)) requests++;
-  return tokens / Math.max(1, requests);
 }
 
 /** Whether a planned batch prune pays for the cache it invalidates (true when the rules are off). */
