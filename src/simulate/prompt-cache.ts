@@ -29,7 +29,10 @@ export class PromptCache {
     const chain = chainKeys(segments);
     const upTo: number[] = [];
     let sum = 0;
-    for (const s of segments) upTo.push((sum += s.tokens));
+    for (const s of segments) {
+      sum += s.tokens;
+      upTo.push(sum);
+    }
     const total = sum;
     const live = (i: number) => (this.expires.get(chain[i]!) ?? Number.NEGATIVE_INFINITY) >= now;
     const hit = this.rule.kind === 'explicit' ? this.explicitHit(segments, live) : lastWhere(chain, live);

@@ -62,7 +62,9 @@ export class Segmenter {
       const instruction = (prepared.messages as { systemInstruction?: unknown }).systemInstruction;
       if (instruction) out.push(this.piece('system', instruction));
     }
-    messages.forEach((m, i) => out.push(this.piece(String(i), m)));
+    messages.forEach((m, i) => {
+      out.push(this.piece(String(i), m));
+    });
     return out;
   }
 
