@@ -161,5 +161,6 @@ function summaryTokens(session: Awaited<ReturnType<typeof openSession>>): number
 }
 
 function lastModel(s: ImportedSession): string | undefined {
-  return s.messages.findLast((m) => m.model !== undefined && m.usage !== undefined)?.model;
+  const named = s.messages.filter((m) => m.model !== undefined);
+  return (named.findLast((m) => m.usage !== undefined) ?? named.at(-1))?.model;
 }
