@@ -3,6 +3,7 @@ import type { ContextFormat } from '../context/index.js';
 import { cacheRuleFor } from '../cost/caching.js';
 import { addUsage, cacheHitShare, costOf, NO_USAGE, tokenPrices, type UsageTotals } from '../cost/price.js';
 import type { ImportedSession } from '../import/index.js';
+import type { Message } from '../model/message.js';
 import type { Usage } from '../model/session.js';
 import { openSession, type SessionOptions } from '../session/index.js';
 import { memoryStore } from '../store/index.js';
@@ -115,7 +116,7 @@ export async function simulate(imported: ImportedSession, opts: SimulateOptions)
     }
     if (compacted) r.compactions++;
     if (prepared.pruned && prepared.pruned.parts > 0) r.prunes++;
-    const output = reported?.output ?? estimator.text(JSON.stringify(step.message.parts));
+    const output = reported?.output ?? estimator.text(generated(step.message));
     const usage: Usage = { ...cache.request(segments, clock), output };
     totals = addUsage(totals, usage);
     if (previous && !compacted) between = addUsage(between, usage);
@@ -141,6 +142,13 @@ export async function simulate(imported: ImportedSession, opts: SimulateOptions)
     summaryCalls: r.summaries,
     overheadTokens: overhead ?? 0,
   };
+}
+
+/** What the model wrote in a reply: text, reasoning and tool inputs (tool outputs came from the tools). */
+function generated(message: Message): string {
+  return message.parts
+    .map((p) => (p.type === 'text' || p.type === 'reasoning' ? p.text : p.type === 'tool' ? JSON.stringify(p.input) : ''))
+    .join('\n');
 }
 
 const sum = (segments: readonly Segment[]) => segments.reduce((a, s) => a + s.tokens, 0);
