@@ -24,7 +24,9 @@ const files = ['claude-code', 'codex'].flatMap((d) =>
 );
 
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
-console.log('| session | window | policy | cost | cache hits between compactions | largest request | prunes | compactions |');
+console.log(
+  '| session | window | policy | cost | cache hits between compactions | largest request | prunes | compactions |',
+);
 console.log('|---|---|---|---|---|---|---|---|');
 for (const file of files) {
   const session = (await importFile(file)) as ImportedSession;

@@ -26,6 +26,11 @@ export function sessionCost(entries: readonly Entry[], model: string, prices?: M
     const usage = reportedUsage(entry.message);
     if (usage) totals = addUsage(totals, usage);
   }
+  return pricedTotals(totals, model, prices);
+}
+
+/** Request totals priced for `model` (the catalog's prices unless `prices` is given). */
+export function pricedTotals(totals: UsageTotals, model: string, prices?: ModelPrices): SessionCost {
   const info = lookupModel(model);
   const used = prices ?? info.prices ?? null;
   const cost = used ? costOf(totals, tokenPrices(used, cacheRuleFor(info.provider, model))) : null;

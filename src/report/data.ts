@@ -1,3 +1,4 @@
+import { pricedTotals } from '../cost/session-cost.js';
 import type { Entry } from '../model/entry.js';
 import { type ContextBreakdown, contextBreakdown } from '../session/breakdown.js';
 import type { StoredEvent } from '../store/events.js';
@@ -31,6 +32,8 @@ export interface ReportData {
   basis: string;
   /** How many requests' sizes the provider reported. */
   reported: number;
+  /** What the reported requests cost at the catalog's prices (null: no price for the model). */
+  cost: { dollars: number | null; cacheHitShare: number; cacheWrite: number };
   compactions: PackedCompaction[];
   /** What fills the window now: the rows `condense stats` shows, adding up to the next prompt. */
   fill: ContextBreakdown;
@@ -99,6 +102,7 @@ export function reportData(input: ReportInput): ReportData {
     series: { ...columns, seq: deltas(columns.seq), at: deltas(columns.at) },
     basis: reported.map((r) => (r ? '1' : '0')).join(''),
     reported: reported.filter(Boolean).length,
+    cost: costFigures(input.replayed, input.session.model),
     compactions: compactions.map((c) => packCompaction(c, strings)),
     fill: contextBreakdown({
       systemRaw: input.systemTokens,
@@ -114,6 +118,11 @@ export function reportData(input: ReportInput): ReportData {
     ledger: ledgerView(input.events, input.replayed.quoted),
     strings: strings.list,
   };
+}
+
+function costFigures(replayed: Replayed, model: string): ReportData['cost'] {
+  const c = pricedTotals(replayed.usage, model);
+  return { dollars: c.cost, cacheHitShare: c.cacheHitShare, cacheWrite: c.cacheWrite };
 }
 
 /** Each number as its difference from the one before (the first from 0). */

@@ -31,6 +31,7 @@ ${card(tokens(budget.window), `window${budget.windowFallback ? ' (fallback: mode
 ${card(budget.usable === null ? 'unlimited' : tokens(budget.usable), 'usable budget')}
 ${card(budget.trigger === null ? 'never' : tokens(budget.trigger), 'compaction trigger')}
 ${card(tokens(data.next.tokens), `next prompt (${esc(data.next.basis)})`)}
+${data.reported > 0 && data.cost.dollars !== null ? card(`$${data.cost.dollars.toFixed(2)}`, `cost of ${num(data.reported)} reported requests (${(data.cost.cacheHitShare * 100).toFixed(0)}% cache reads)`) : ''}
 </div>
 </header>
 <section id="timeline"><h2>Prompt size per request</h2>

@@ -1,4 +1,5 @@
 import { isMarkerOnly } from '../compact/turns.js';
+import { addUsage, NO_USAGE, type UsageTotals } from '../cost/price.js';
 import { startsTurn } from '../lineage/derive.js';
 import type { CompactionEntry, Entry, MessageEntry } from '../model/entry.js';
 import { isSummaryMessage, messageText } from '../model/message.js';
@@ -61,6 +62,8 @@ export interface Replayed {
   inView: number[];
   /** Ledger event id → seq of the first entry quoting it. */
   quoted: Map<string, number>;
+  /** Every reported request's usage, summed. */
+  usage: UsageTotals;
 }
 
 /** An entry of the current view as the replay keeps it. */
@@ -89,6 +92,7 @@ const sized = (tokens: number): Entry =>
 
 export class Replay {
   private state: SessionState = emptySessionState();
+  private usage: UsageTotals = NO_USAGE;
   private readonly series: Series = {
     seq: [],
     at: [],
@@ -150,6 +154,7 @@ export class Replay {
       turns: this.turns,
       inView: this.inView,
       quoted: this.quoted,
+      usage: this.usage,
     };
   }
 
@@ -163,6 +168,7 @@ export class Replay {
     if (!request) return;
     const usage = reportedUsage(entry.message);
     if (usage) this.state = afterUsage(this.state, usage, model, { logRaw, overheadRaw }, entry.seq);
+    if (usage) this.usage = addUsage(this.usage, usage);
     const s = this.series;
     s.seq.push(entry.seq);
     s.at.push(entry.createdAt);

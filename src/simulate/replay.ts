@@ -147,7 +147,9 @@ export async function simulate(imported: ImportedSession, opts: SimulateOptions)
 /** What the model wrote in a reply: text, reasoning and tool inputs (tool outputs came from the tools). */
 function generated(message: Message): string {
   return message.parts
-    .map((p) => (p.type === 'text' || p.type === 'reasoning' ? p.text : p.type === 'tool' ? JSON.stringify(p.input) : ''))
+    .map((p) =>
+      p.type === 'text' || p.type === 'reasoning' ? p.text : p.type === 'tool' ? JSON.stringify(p.input) : '',
+    )
     .join('\n');
 }
 

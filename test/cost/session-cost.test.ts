@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { planImport, writeImport } from '../../src/cli/import-write.js';
 import { sessionCost } from '../../src/cost/session-cost.js';
 import { parseClaudeCode } from '../../src/import/index.js';
+import { report } from '../../src/report/index.js';
 import { memoryStore } from '../../src/store/index.js';
 import { claudeCodeSessions } from '../tokens/claude-code-replay.js';
 
@@ -66,5 +67,10 @@ describe.skipIf(files.length === 0)('the stored cost of an imported Claude Code 
     expect(catalog.prices).toMatchObject({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
     expect(catalog.cost).toBeCloseTo(sessionCost(entries, 'x', catalog.prices!).cost!, 9);
     expect(sessionCost(entries, 'no-such-model-xyz').cost).toBeNull();
+    // The HTML report shows the same figure.
+    const html = await report(store, 's');
+    expect(html).toContain(
+      `<b>$${catalog.cost!.toFixed(2)}</b><span>cost of ${catalog.requests} reported requests`,
+    );
   });
 });
