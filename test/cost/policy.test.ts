@@ -64,3 +64,20 @@ describe('cost-aware pruning', () => {
     expect(compactWhileCold({ ...cold, idleMs: null }, 0.6)).toBe(false);
   });
 });
+
+describe('the cache settings in a configuration file', () => {
+  it('turn the cost rules and breakpoints off, and reject a bad lifetime naming the key', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { loadConfig } = await import('../../src/config/index.js');
+    const dir = mkdtempSync(join(tmpdir(), 'condense-cache-'));
+    writeFileSync(join(dir, 'c.json'), JSON.stringify({ cache: { costAware: false, breakpoints: false } }));
+    expect(loadConfig('c.json', { cwd: dir }).options.cache).toEqual({
+      costAware: false,
+      breakpoints: false,
+    });
+    writeFileSync(join(dir, 'd.json'), JSON.stringify({ cache: { ttlMinutes: 0 } }));
+    expect(() => loadConfig('d.json', { cwd: dir })).toThrow(/cache\.ttlMinutes/);
+  });
+});
