@@ -6,10 +6,10 @@
 const LAYERS = [
   ['model'],
   ['tokens', 'context'],
-  ['budget', 'prune', 'compact', 'lineage'],
+  ['budget', 'prune', 'compact', 'lineage', 'cost'],
   ['store'],
   ['session'],
-  ['config', 'import', 'integrations', 'recall', 'eval', 'report', 'demo'],
+  ['config', 'import', 'integrations', 'recall', 'eval', 'report', 'demo', 'simulate'],
   ['cli'],
 ];
 

@@ -5,18 +5,24 @@ import type { Entry } from '../model/entry.js';
 import { reportedUsage } from '../model/reported-usage.js';
 import type { PrunePlan } from '../prune/index.js';
 import type { TokenEstimate } from '../tokens/index.js';
-import type { Session } from './session.js';
+import type { ResolvedSession } from './resolve.js';
 
 /** Compacting early while the cache is cold starts at this share of the trigger. */
 const COLD_COMPACT_SHARE = 0.6;
 
+/** What the cost rules read of a session: its settings, its window's entries, the next request's estimate. */
+export interface CacheInput {
+  config: Pick<ResolvedSession, 'cache' | 'modelInfo' | 'model' | 'budget' | 'now'>;
+  active: readonly Entry[];
+  estimate: TokenEstimate;
+}
+
 /** The session's prompt-cache figures for the cost rules; null when they are off or the model has no price. */
-function cacheState(session: Session, estimate: TokenEstimate): CacheState | null {
-  const { cache, modelInfo, model, budget, now } = session.config;
+function cacheState({ config, active, estimate }: CacheInput): CacheState | null {
+  const { cache, modelInfo, model, budget, now } = config;
   if (!cache.costAware || !modelInfo.prices) return null;
   const base = cacheRuleFor(modelInfo.provider, model);
   const rule = cache.ttlMinutes === undefined ? base : { ...base, ttlMs: cache.ttlMinutes * 60_000 };
-  const active = session.log.active;
   const last = active.findLast((e) => e.kind === 'message' && e.message.role === 'assistant');
   let requests = 0;
   for (const e of active) if (e.kind === 'message' && reportedUsage(e.message)) requests++;
@@ -32,9 +38,9 @@ function cacheState(session: Session, estimate: TokenEstimate): CacheState | nul
 }
 
 /** Whether a planned batch prune pays for the cache it invalidates (true when the rules are off). */
-export function prunePaysFor(session: Session, scope: readonly Entry[], plan: PrunePlan): boolean {
-  const estimate = session.estimate();
-  const state = cacheState(session, estimate);
+export function prunePaysFor(input: CacheInput, scope: readonly Entry[], plan: PrunePlan): boolean {
+  const { estimate } = input;
+  const state = cacheState(input);
   if (state === null || !plan.prune) return true;
   const marked = new Set(plan.marks.map((m) => m.entryId));
   const first = scope.findIndex((e) => marked.has(e.id));
@@ -49,7 +55,7 @@ export function prunePaysFor(session: Session, scope: readonly Entry[], plan: Pr
 }
 
 /** Whether to compact now because the cache has expired and the window is past the early share. */
-export function compactsWhileCold(session: Session, estimate: TokenEstimate): boolean {
-  const state = cacheState(session, estimate);
+export function compactsWhileCold(input: CacheInput): boolean {
+  const state = cacheState(input);
   return state !== null && compactWhileCold(state, COLD_COMPACT_SHARE);
 }

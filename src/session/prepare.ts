@@ -99,7 +99,8 @@ export async function prepareTurn<F extends ContextFormat>(
   const pruned = config.prune?.when === 'turn' ? await session.prune({ batch: true }) : null;
   let tokens = session.estimate();
   let decision = beforeTurnDecision(config.checks.beforeTurn ? tokens : 0, config.budget);
-  const due = decision.compact || overBytes() || compactsWhileCold(session, tokens);
+  const cold = () => compactsWhileCold({ config, active: log.active, estimate: tokens });
+  const due = decision.compact || overBytes() || cold();
   if (due && compaction === null && !compactionError && !suspended()) {
     await attempt(() => session.compact({ auto: true, signal: input.signal }));
     tokens = session.estimate();

@@ -101,7 +101,8 @@ export async function runPrune(
       return Object.keys(scanned).length > 0 ? { append: [], state: { ...record.state, ...scanned } } : null;
     }
     // A per-turn batch waits while it would cost more in invalidated cache than it saves.
-    if (opts.batch && !prunePaysFor(session, scope, plan)) {
+    const cacheInput = { config: session.config, active, estimate: session.estimate() };
+    if (opts.batch && !prunePaysFor(cacheInput, scope, plan)) {
       outcome = { dryRun: false, parts: 0, tokensSaved: 0, plan };
       return null;
     }
