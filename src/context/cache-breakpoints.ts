@@ -133,3 +133,19 @@ function lastCacheable(turn: AnthropicMessage, item: number): Spot | null {
   }
   return null;
 }
+
+/** The same request without its breakpoints, the system as one string: what `renderContext` builds. */
+export function withoutBreakpoints(payload: AnthropicPayload): AnthropicPayload {
+  const drop = (b: AnthropicBlock): AnthropicBlock => {
+    if (!('cache_control' in b)) return b;
+    const { cache_control: _, ...rest } = b;
+    return rest as AnthropicBlock;
+  };
+  const messages = payload.messages.map((m) =>
+    m.content.some((b) => 'cache_control' in b) ? { role: m.role, content: m.content.map(drop) } : m,
+  );
+  const system = Array.isArray(payload.system)
+    ? payload.system.map((b) => b.text).join('\n\n')
+    : payload.system;
+  return system === undefined ? { messages } : { system, messages };
+}

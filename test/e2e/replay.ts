@@ -4,6 +4,7 @@
  * followed by recordStep() with the usage a simulated provider reports for the prepared request.
  */
 import type { ModelMessage } from 'ai';
+import { withoutBreakpoints } from '../../src/context/cache-breakpoints.js';
 import type { AnthropicPayload } from '../../src/context/index.js';
 import { splitAiSdkSystem } from '../../src/context/index.js';
 import type { ImportedSession } from '../../src/import/index.js';
@@ -154,7 +155,12 @@ export async function replay(real: RealSession): Promise<ReplayResult> {
         format === 'ai-sdk'
           ? splitAiSdkSystem(payloads[format] as ModelMessage[]).messages
           : payloads[format];
-      if (JSON.stringify(prepared.messages) !== JSON.stringify(expected))
+      // Anthropic requests from prepare() carry cache breakpoints renderContext does not place.
+      const sent =
+        format === 'anthropic'
+          ? withoutBreakpoints(prepared.messages as AnthropicPayload)
+          : prepared.messages;
+      if (JSON.stringify(sent) !== JSON.stringify(expected))
         result.violations.push(label(`prepare() ${format} differs from renderContext(activeEntries())`));
     }
     const truth = providerPromptTokens(payloads.anthropic as AnthropicPayload);
