@@ -12,22 +12,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { type ColdRow, coldOpen } from './cold.js';
 import { type LoadRow, loadRun } from './concurrency.js';
 import { type HtmlReportRow, htmlReportBench, htmlReportTable } from './html-report.js';
-import { coldTable, loadTable, turnTable } from './report.js';
+import { type CycleRow, compactionCycle, compactionSplit, middlewareCalls } from './paths.js';
+import { coldTable, cycleTable, loadTable, turnTable } from './report.js';
 import { type StallRow, stallBench, stallTable } from './stall.js';
 import {
   checkTurn,
   compactedTurn,
-  compaction,
   pruneMessagesCalls,
   Sessions,
   type StoreKind,
   type TurnRow,
   uncompactedTurn,
 } from './turns.js';
-import { loadTargets } from './workers/stores.js';
+import { BENCH_PG_URL, loadTargets } from './workers/stores.js';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
@@ -49,12 +50,19 @@ const reportOnly = args.has('--report');
 const everything = !stallOnly && !workersOnly && !reportOnly;
 const STORES: StoreKind[] = ['memory', 'sqlite'];
 const dir = mkdtempSync(join(tmpdir(), 'condense-bench-'));
-const sessions = new Sessions(dir);
+const pgUrl = everything ? await reachablePostgres() : undefined;
+const sessions = new Sessions(dir, pgUrl);
+const MIDDLEWARE = quick ? [1_000, 2_000, 8_000] : [1_000, 2_000, 8_000, 10_000, 50_000];
+const PG_SIZES = [1_000, 10_000];
+const COMPACTIONS = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
 const progress = (what: string) => {
   if (!args.has('--json')) process.stderr.write(`done: ${what}\n`);
 };
 
 const turnRows: TurnRow[] = [];
+const middlewareRows: TurnRow[] = [];
+const compactionRows: TurnRow[] = [];
+const cycleRows: CycleRow[] = [];
 const windowRows: TurnRow[] = [];
 const coldRows: ColdRow[] = [];
 let stallRows: StallRow[] = [];
@@ -77,6 +85,7 @@ try {
     progress('report');
   }
 } finally {
+  await sessions.dispose();
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -89,9 +98,27 @@ async function sizes(): Promise<void> {
     for (const size of SIZES) {
       turnRows.push(await checkTurn(sessions, kind, size, TURNS));
       turnRows.push(await compactedTurn(sessions, kind, size, TURNS));
-      if (size >= 10_000) turnRows.push(await compaction(sessions, kind, size, 3));
       progress(`${kind} ${size}`);
     }
+  }
+  if (pgUrl !== undefined) {
+    for (const size of PG_SIZES) {
+      turnRows.push(await checkTurn(sessions, 'postgres', size, TURNS));
+      turnRows.push(await compactedTurn(sessions, 'postgres', size, TURNS));
+      progress(`postgres ${size}`);
+    }
+  }
+  for (const size of MIDDLEWARE) {
+    middlewareRows.push(...(await middlewareCalls(size, 50)));
+    progress(`middleware ${size}`);
+  }
+  for (const kind of STORES) {
+    cycleRows.push(await compactionCycle(sessions, kind));
+    progress(`cycle ${kind}`);
+  }
+  for (const kind of STORES) {
+    for (const size of COMPACTIONS) compactionRows.push(...(await compactionSplit(sessions, kind, size, 3)));
+    progress(`compaction ${kind}`);
   }
   for (const size of WINDOWS) {
     for (const kind of STORES) {
@@ -110,6 +137,9 @@ async function sizes(): Promise<void> {
 if (args.has('--json')) {
   const rows = {
     turns: turnRows,
+    middleware: middlewareRows,
+    cycle: cycleRows,
+    compaction: compactionRows,
     windows: windowRows,
     cold: coldRows,
     stall: stallRows,
@@ -120,11 +150,32 @@ if (args.has('--json')) {
 } else {
   const tables = [
     ...(everything
-      ? [turnTable(turnRows, 'msgs'), turnTable(windowRows, 'entries'), coldTable(coldRows)]
+      ? [
+          turnTable(turnRows, 'msgs'),
+          turnTable(middlewareRows, 'msgs'),
+          cycleTable(cycleRows),
+          turnTable(compactionRows, 'msgs'),
+          turnTable(windowRows, 'entries'),
+          coldTable(coldRows),
+        ]
       : []),
     ...(stallRows.length > 0 ? [stallTable(stallRows, STALL)] : []),
     ...(loadRows.length > 0 ? [loadTable(loadRows)] : []),
     ...(reportRows.length > 0 ? [htmlReportTable(reportRows)] : []),
   ];
   process.stdout.write(`${tables.join('\n\n')}\n`);
+}
+
+/** The Postgres server for the per-turn rows, if one answers (else those rows are left out). */
+async function reachablePostgres(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: BENCH_PG_URL, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    return BENCH_PG_URL;
+  } catch (error) {
+    process.stderr.write(`no Postgres at ${BENCH_PG_URL} (${(error as Error).message}): no Postgres rows\n`);
+    return undefined;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
