@@ -19,7 +19,16 @@ import { memoryStore } from '../src/store/index.js';
 import { heuristicEstimator } from '../src/tokens/estimator.js';
 import { median, type Sessions, type StoreKind, type TurnRow } from './turns.js';
 
+/** Scratch profiling: called around the steady calls. */
+export let steadyHook: { start(): Promise<void>; stop(): Promise<void> } | undefined;
+export function setSteadyHook(hook: typeof steadyHook) {
+  steadyHook = hook;
+}
+
 /** An app's history of `size` synthetic messages as the middleware receives it (V3 prompt). */
+export function v3HistoryForScratch(size: number) {
+  return v3History(size);
+}
 function v3History(size: number): LanguageModelV3Prompt {
   const estimator = heuristicEstimator();
   const entries: Entry[] = [];
@@ -50,7 +59,8 @@ function answeringModel(): LanguageModelV3 {
 /**
  * The middleware on an app history of `size` messages: the first call (it takes the whole
  * history in), then the median of `steady` calls that each add the answer and one user message.
- * The window is as large as the history, so neither compaction nor pruning is measured.
+ * The window is as large as the history (no request-size limit either), so neither compaction
+ * nor pruning is measured.
  */
 export async function middlewareCalls(size: number, steady: number): Promise<TurnRow[]> {
   const model = answeringModel();
@@ -59,6 +69,7 @@ export async function middlewareCalls(size: number, steady: number): Promise<Tur
     sessionId: 'app',
     model: 'bench',
     limits: { contextWindow: 0 },
+    budget: { maxRequestBytes: 0 },
     prune: false,
   });
   const prompt = v3History(size);
@@ -81,8 +92,10 @@ export async function middlewareCalls(size: number, steady: number): Promise<Tur
     return micros;
   };
   const first = await call();
+  await steadyHook?.start();
   const times: number[] = [];
   for (let i = 0; i < steady; i++) times.push(await call());
+  await steadyHook?.stop();
   const row = (name: string, medianMicros: number) => ({
     name,
     store: 'memory' as const,

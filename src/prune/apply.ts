@@ -89,13 +89,21 @@ export function prunedSavings(updates: readonly PartsUpdate[], entries: readonly
   return saved;
 }
 
-/** Entries with the updates applied (what a store holds after `updateParts`); pure, for callers and tests. */
+/**
+ * Entries with the updates applied (what a store holds after `updateParts`); pure, for callers and
+ * tests. Newest first, stopping once every update found its entry: a late tool result touches one
+ * of the last entries, and a copy of the list costs far less than a pass that looks at each.
+ */
 export function withUpdates(entries: readonly Entry[], updates: readonly PartsUpdate[]): Entry[] {
   const byId = new Map(updates.map((u) => [u.entryId, u]));
-  return entries.map((e) => {
+  const out = entries.slice();
+  for (let i = out.length - 1, left = byId.size; i >= 0 && left > 0; i--) {
+    const e = out[i]!;
     const u = byId.get(e.id);
-    if (!u || e.kind !== 'message') return e;
+    if (!u || e.kind !== 'message') continue;
+    left--;
     const message = { ...e.message, parts: u.parts } as MessageEntry['message'];
-    return { ...e, message, partTokens: u.partTokens, tokens: u.tokens };
-  });
+    out[i] = { ...e, message, partTokens: u.partTokens, tokens: u.tokens };
+  }
+  return out;
 }

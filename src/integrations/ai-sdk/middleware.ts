@@ -16,7 +16,7 @@ import type { Store } from '../../store/store.js';
 import { echoSignature, type PromptCursor } from './cursor.js';
 import { completeCalls, ingest, recordedAnswer, reportUnmatched } from './ingest.js';
 import { Mutex } from './mutex.js';
-import { toV3Prompt } from './prompt-out.js';
+import { viewPrompt } from './prompt-out.js';
 import { recordedContent, recordedFinish, replayResult, replayStream } from './replay.js';
 import { fromResponse } from './response.js';
 import { SessionRoute } from './route.js';
@@ -112,7 +112,7 @@ export function condenseMiddleware(options: CondenseMiddlewareOptions): Language
       signal: params.abortSignal,
     });
     onPrepared?.(prepared, turn.session);
-    return { ...params, prompt: toV3Prompt(prepared.system, prepared.messages) };
+    return { ...params, prompt: viewPrompt(prepared.system, prepared.messages) };
   }
 
   /** A context-overflow error compacts once and is retried once; any other error is the app's. */
