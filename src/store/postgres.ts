@@ -54,6 +54,14 @@ export type PostgresStoreOptions = ({ connectionString: string } | { pool: Pool 
    * migrated by `condense migrate --pg URL`.
    */
   migrate?: boolean;
+  /**
+   * Whether an append (a turn's write) returns only once the server has flushed it to disk.
+   * Default false, the durability of the SQLite store (WAL, synchronous=NORMAL): a crash of the
+   * database server may lose the appends of its last fraction of a second, never part of one,
+   * and a turn does not wait on a disk flush (several milliseconds on ordinary disks). true: every
+   * append waits for it. Other writes (creating, pruning, compacting) always wait.
+   */
+  synchronousCommit?: boolean;
 };
 
 /**
@@ -133,7 +141,7 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
         sql.appendCommit,
         [
           ...[commit.sessionId, commit.expectedVersion, now, commit.headId, commit.nextSeq],
-          ...[JSON.stringify(commit.state), metadata],
+          ...[JSON.stringify(commit.state), metadata, opts.synchronousCommit ? 'on' : 'off'],
           ...columnArrays(entries.map(entryValues)),
         ],
       );
@@ -224,7 +232,7 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
 
     async getSession(id) {
       checkSessionId(id);
-      const [row] = await read('read session', (p) => query<PgSessionRow>(p, sql.getSession, [id]));
+      const [row] = await read('read session', (p) => prepared<PgSessionRow>(p, sql.getSession, [id]));
       return row === undefined ? undefined : sessionFromRow(row);
     },
 
@@ -253,7 +261,7 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
     async loadFrom(sessionId, fromSeq, toSeq) {
       const rows = await read('load entries', (p) =>
         toSeq === undefined
-          ? query<PgEntryRow>(p, sql.loadFrom, [sessionId, fromSeq])
+          ? prepared<PgEntryRow>(p, sql.loadFrom, [sessionId, fromSeq])
           : query<PgEntryRow>(p, sql.loadRange, [sessionId, fromSeq, toSeq]),
       );
       return rows.map(entryFromRow);
