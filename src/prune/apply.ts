@@ -26,14 +26,15 @@ export function clearedToolPart(part: ToolPart, placeholder: string, compactedAt
  * as they are, so applying the same plan twice changes nothing the second time.
  */
 export function applyPrune(
-  entries: readonly Entry[],
+  entries: readonly Entry[] | ReadonlyMap<string, Entry>,
   plan: PrunePlan,
   opts: ResolvedPruneOptions,
   now: number,
   estimator: Estimator,
 ): PartsUpdate[] {
   if (!plan.prune || plan.marks.length === 0) return [];
-  const byId = new Map(entries.map((e) => [e.id, e]));
+  // Given as a map, the marked entries alone (PruneScope.find): no pass over the window.
+  const byId = 'get' in entries ? entries : new Map(entries.map((e) => [e.id, e]));
   const indexesByEntry = new Map<string, number[]>();
   for (const mark of plan.marks) {
     const list = indexesByEntry.get(mark.entryId) ?? [];
