@@ -19,16 +19,7 @@ import { memoryStore } from '../src/store/index.js';
 import { heuristicEstimator } from '../src/tokens/estimator.js';
 import { median, type Sessions, type StoreKind, type TurnRow } from './turns.js';
 
-/** Scratch profiling: called around the steady calls. */
-export let steadyHook: { start(): Promise<void>; stop(): Promise<void> } | undefined;
-export function setSteadyHook(hook: typeof steadyHook) {
-  steadyHook = hook;
-}
-
 /** An app's history of `size` synthetic messages as the middleware receives it (V3 prompt). */
-export function v3HistoryForScratch(size: number) {
-  return v3History(size);
-}
 function v3History(size: number): LanguageModelV3Prompt {
   const estimator = heuristicEstimator();
   const entries: Entry[] = [];
@@ -92,10 +83,8 @@ export async function middlewareCalls(size: number, steady: number): Promise<Tur
     return micros;
   };
   const first = await call();
-  await steadyHook?.start();
   const times: number[] = [];
   for (let i = 0; i < steady; i++) times.push(await call());
-  await steadyHook?.stop();
   const row = (name: string, medianMicros: number) => ({
     name,
     store: 'memory' as const,
@@ -135,6 +124,9 @@ export async function compactionCycle(sessions: Sessions, kind: StoreKind): Prom
   let pruneTurns = 0;
   for (let i = 0; compactions < 2 && i < 20_000; i++) {
     const t0 = performance.now();
+    // A new request every few steps, as an agent's user gives them: older turns become prunable.
+    if (i % 6 === 5)
+      await session.append([{ role: 'user', parts: [{ type: 'text', text: `Next: step ${i}.` }] }]);
     await session.recordStep({ message: steps[i % steps.length]! });
     const prepared = await session.prepare({ format: 'openai' });
     const micros = (performance.now() - t0) * 1000;

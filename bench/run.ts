@@ -117,7 +117,8 @@ async function sizes(): Promise<void> {
     progress(`cycle ${kind}`);
   }
   for (const kind of STORES) {
-    for (const size of COMPACTIONS) compactionRows.push(...(await compactionSplit(sessions, kind, size, 3)));
+    for (const size of COMPACTIONS)
+      compactionRows.push(...(await compactionSplit(sessions, kind, size, size >= 100_000 ? 1 : 3)));
     progress(`compaction ${kind}`);
   }
   for (const size of WINDOWS) {
