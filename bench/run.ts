@@ -8,6 +8,8 @@
  *   npm run bench -- --stall   only the stall at the hard threshold, with and without background compaction
  *   npm run bench -- --workers only the many-workers load run (8 processes × 1,000 appends)
  *   npm run bench -- --report  only the HTML report of a 100,000-entry session
+ *   npm run bench -- --paths   only the paths around the core turn: Postgres beside SQLite, the
+ *                              AI SDK middleware, a whole compaction cycle, compaction by size
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,10 +49,11 @@ const STALL = {
 const stallOnly = args.has('--stall');
 const workersOnly = args.has('--workers');
 const reportOnly = args.has('--report');
-const everything = !stallOnly && !workersOnly && !reportOnly;
+const pathsOnly = args.has('--paths');
+const everything = !stallOnly && !workersOnly && !reportOnly && !pathsOnly;
 const STORES: StoreKind[] = ['memory', 'sqlite'];
 const dir = mkdtempSync(join(tmpdir(), 'condense-bench-'));
-const pgUrl = everything ? await reachablePostgres() : undefined;
+const pgUrl = everything || pathsOnly ? await reachablePostgres() : undefined;
 const sessions = new Sessions(dir, pgUrl);
 const MIDDLEWARE = quick ? [1_000, 2_000, 8_000] : [1_000, 2_000, 8_000, 10_000, 50_000];
 const PG_SIZES = [1_000, 10_000];
@@ -70,6 +73,7 @@ const loadRows: LoadRow[] = [];
 let reportRows: HtmlReportRow[] = [];
 try {
   if (everything) await sizes();
+  if (everything || pathsOnly) await paths();
   if (everything || stallOnly) {
     stallRows = await stallBench(STALL);
     progress('stall');
@@ -89,20 +93,14 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-async function sizes(): Promise<void> {
-  // Warm up the JIT on a throwaway run, so the first figure is not a cold start.
-  await checkTurn(sessions, 'memory', 1_000, TURNS);
-  await uncompactedTurn(sessions, 'memory', 1_000, TURNS);
-
-  for (const kind of STORES) {
-    for (const size of SIZES) {
-      turnRows.push(await checkTurn(sessions, kind, size, TURNS));
-      turnRows.push(await compactedTurn(sessions, kind, size, TURNS));
-      progress(`${kind} ${size}`);
-    }
-  }
+/** The rows of the paths around the core turn, each beside what it is held to. */
+async function paths(): Promise<void> {
+  if (!everything) await checkTurn(sessions, 'memory', 1_000, TURNS); // JIT warm-up, as sizes() does
   if (pgUrl !== undefined) {
     for (const size of PG_SIZES) {
+      // SQLite beside it in the same run (sizes() has measured it already in a full run).
+      if (!everything) turnRows.push(await checkTurn(sessions, 'sqlite', size, TURNS));
+      if (!everything) turnRows.push(await compactedTurn(sessions, 'sqlite', size, TURNS));
       turnRows.push(await checkTurn(sessions, 'postgres', size, TURNS));
       turnRows.push(await compactedTurn(sessions, 'postgres', size, TURNS));
       progress(`postgres ${size}`);
@@ -120,6 +118,20 @@ async function sizes(): Promise<void> {
     for (const size of COMPACTIONS)
       compactionRows.push(...(await compactionSplit(sessions, kind, size, size >= 100_000 ? 1 : 3)));
     progress(`compaction ${kind}`);
+  }
+}
+
+async function sizes(): Promise<void> {
+  // Warm up the JIT on a throwaway run, so the first figure is not a cold start.
+  await checkTurn(sessions, 'memory', 1_000, TURNS);
+  await uncompactedTurn(sessions, 'memory', 1_000, TURNS);
+
+  for (const kind of STORES) {
+    for (const size of SIZES) {
+      turnRows.push(await checkTurn(sessions, kind, size, TURNS));
+      turnRows.push(await compactedTurn(sessions, kind, size, TURNS));
+      progress(`${kind} ${size}`);
+    }
   }
   for (const size of WINDOWS) {
     for (const kind of STORES) {
@@ -150,16 +162,15 @@ if (args.has('--json')) {
   process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 } else {
   const tables = [
-    ...(everything
+    ...(everything || pathsOnly
       ? [
           turnTable(turnRows, 'msgs'),
           turnTable(middlewareRows, 'msgs'),
           cycleTable(cycleRows),
           turnTable(compactionRows, 'msgs'),
-          turnTable(windowRows, 'entries'),
-          coldTable(coldRows),
         ]
       : []),
+    ...(everything ? [turnTable(windowRows, 'entries'), coldTable(coldRows)] : []),
     ...(stallRows.length > 0 ? [stallTable(stallRows, STALL)] : []),
     ...(loadRows.length > 0 ? [loadTable(loadRows)] : []),
     ...(reportRows.length > 0 ? [htmlReportTable(reportRows)] : []),
