@@ -6,11 +6,11 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import { condenseMiddleware } from '../src/ai-sdk.js';
 import { extractiveSummarizer } from '../src/compact/extractive.js';
 import type { Summarizer } from '../src/compact/summarizer.js';
 import { renderContext } from '../src/context/index.js';
 import { syntheticSession } from '../src/demo/synthetic.js';
-import { condenseMiddleware } from '../src/integrations/ai-sdk/middleware.js';
 import { toV3Prompt } from '../src/integrations/ai-sdk/prompt-out.js';
 import { buildMessageEntry } from '../src/model/build.js';
 import type { Entry } from '../src/model/entry.js';

@@ -1,4 +1,4 @@
-// `condense-context/jsonl`: seed 003's file layout as a store (one folder per session, current.jsonl and
+// `condense-context/jsonl`: Pegasus's file layout as a store (one folder per session, current.jsonl and
 // its timestamped archives). Its own entry, like `condense-context/sqlite`: the root keeps the Store
 // interface and the memory store, each persistent store comes from the path that names it.
 export {

@@ -2,25 +2,30 @@ import { ConfigError } from '../model/errors.js';
 
 /** When auto compaction triggers. Every limit is in provider tokens; any enabled limit may trigger. */
 export interface BudgetConfig {
-  /** The model's context window. 0 means unlimited: never compact automatically (A001-02). */
+  /** The model's context window. 0 means unlimited: never compact automatically. */
   contextWindow: number;
   /** The model's maximum output; 0 or absent means unknown, so `outputCap` is reserved instead. */
   maxOutput?: number;
-  /** A provider prompt limit; 0 or absent means use the window formula (seed 001 §3.1). */
+  /** A provider prompt limit; 0 or absent means use the window formula (opencode). */
   inputLimit?: number;
-  /** Most output ever reserved out of the window (seed 001 `globalOutputCap`, A001-01). Default 32,000. */
+  /** Most output ever reserved out of the window (opencode `globalOutputCap`). Default 32,000. */
   outputCap?: number;
-  /** Whether the seed-001 usable budget is a limit. Default true; seeds 002–004 turn it off. */
+  /** Whether the seed-001 usable budget is a limit. Default true; Nexus, Pegasus and Mistral Vibe turn it off. */
   usableLimit?: boolean;
-  /** Fraction of the window (seed 003). Default 0.8; 0 turns this limit off. */
+  /** Fraction of the window (Pegasus). Default 0.8; 0 turns this limit off (see `thresholdZero`). */
   threshold?: number;
-  /** Absolute token limit (seed 004). 0 or absent: off. */
+  /**
+   * What a threshold of 0 means: 'off' (default), or 'limit': a limit of 0 tokens, so any context
+   * triggers (Pegasus has no off switch: estimatedTokens > contextWindow × 0).
+   */
+  thresholdZero?: 'off' | 'limit';
+  /** Absolute token limit (Mistral Vibe). 0 or absent: off. */
   absolute?: number;
-  /** Compact above window − reserve (seed 002: 20,000). 0 or absent: off. */
+  /** Compact above window − reserve (Nexus: 20,000). 0 or absent: off. */
   reserve?: number;
-  /** Auto compaction at all (seed 001 `compaction.auto`). Default true. */
+  /** Auto compaction at all (opencode `compaction.auto`). Default true. */
   auto?: boolean;
-  /** Strict '>' (seeds 000–003, default) or '>=' (seed 004, A004-01). */
+  /** Strict '>' (Qwery, opencode, Nexus and Pegasus, default) or '>=' (Mistral Vibe). */
   comparison?: '>' | '>=';
   /**
    * Most bytes a request may hold (providers cap request size; images are few tokens but many
@@ -37,7 +42,7 @@ export type LimitKind = 'usable' | 'threshold' | 'absolute' | 'reserve';
 export interface ResolvedBudget {
   readonly resolved: true;
   contextWindow: number;
-  /** Seed 001's usable budget (null when the window is unlimited), reported even when not a limit. */
+  /** opencode's usable budget (null when the window is unlimited), reported even when not a limit. */
   usable: number | null;
   /** Every enabled limit, by kind. */
   limits: Partial<Record<LimitKind, number>>;
@@ -56,7 +61,7 @@ export const DEFAULT_OUTPUT_CAP = 32_000;
 export const DEFAULT_THRESHOLD = 0.8;
 
 /**
- * Seed 001 §3.1: usable = inputLimit ?? contextWindow − min(maxOutput, outputCap), with A001-02's
+ * opencode's usable budget: inputLimit ?? contextWindow − min(maxOutput, outputCap), with these
  * zero rules: window 0 ⇒ null (unlimited), checked first even with an input limit; maxOutput 0
  * or absent ⇒ the cap; inputLimit 0 or absent ⇒ the formula.
  */
@@ -130,7 +135,8 @@ export function resolveBudget(cfg: BudgetConfig): ResolvedBudget {
     limits.usable = usable;
   }
   // Rounded so that 0.85 × 200,000 is 170,000, not 169,999.99999999997.
-  if (threshold > 0) limits.threshold = Math.round(threshold * window * 1e6) / 1e6;
+  if (threshold > 0 || cfg.thresholdZero === 'limit')
+    limits.threshold = Math.round(threshold * window * 1e6) / 1e6;
   if (cfg.absolute) limits.absolute = cfg.absolute;
   if (cfg.reserve) {
     if (window <= cfg.reserve) {
@@ -149,4 +155,14 @@ export function resolveBudget(cfg: BudgetConfig): ResolvedBudget {
   }
   const off = cfg.auto === false || limit === null ? 'disabled' : null;
   return { ...base, limits, limit, limitKind, off };
+}
+
+/**
+ * The limit a compaction shrinks the context under: the trigger limit, unless that is 0 (a
+ * threshold of 0 under `thresholdZero: 'limit'` triggers on any context, and no summary fits in
+ * 0 tokens): then the usable budget, else the window.
+ */
+export function compactionLimit(budget: ResolvedBudget): number | null {
+  if (budget.limit !== 0) return budget.limit;
+  return budget.usable ?? budget.contextWindow;
 }

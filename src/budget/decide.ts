@@ -34,20 +34,20 @@ export interface Decision {
 
 export interface AfterStepOptions {
   /**
-   * Count the step's output with its prompt (default true: seed 001's input + cache.read +
-   * output, cache.read being inside inputTotal after normalization; seed 004's prompt +
+   * Count the step's output with its prompt (default true: opencode's input + cache.read +
+   * output, cache.read being inside inputTotal after normalization; Mistral Vibe's prompt +
    * completion). False counts the prompt only.
    */
   countOutput?: boolean;
   /**
    * Count prompt tokens written to the provider's cache (default true: they are in the prompt).
-   * Seeds 000/001 count input + cache read + output only (C-05).
+   * Qwery and opencode count input + cache read + output only.
    */
   countCacheWrite?: boolean;
   /**
    * Count the reasoning share of the output (default false). Providers mostly do not resend a
-   * turn's reasoning with the next prompt, so it does not fill the window (seed 000: "not
-   * included"; seed 001 counts output text). Seed 004's completion tokens include it (true).
+   * turn's reasoning with the next prompt, so it does not fill the window (Qwery: "not
+   * included"; opencode counts output text). Mistral Vibe's completion tokens include it (true).
    */
   countReasoning?: boolean;
 }
@@ -81,7 +81,7 @@ function decide(
   return { ...numbers, compact: over, reason: over ? `over-${b.limitKind}` : 'under-limit' };
 }
 
-/** After a model step, from the usage the provider reported (seeds 000/001/004). */
+/** After a model step, from the usage the provider reported (Qwery, opencode and Mistral Vibe). */
 export function afterStepDecision(
   usage: Usage,
   budget: ResolvedBudget | BudgetConfig,
@@ -93,7 +93,7 @@ export function afterStepDecision(
   return decide(tokens, resolved(budget), 'usage', { usage });
 }
 
-/** Before a model call, from the hybrid estimate of the next prompt (seeds 003/004). */
+/** Before a model call, from the hybrid estimate of the next prompt (Pegasus and Mistral Vibe). */
 export function beforeTurnDecision(
   estimate: TokenEstimate | number,
   budget: ResolvedBudget | BudgetConfig,

@@ -27,9 +27,7 @@ export function registerArchive(program: Command, common: (c: Command) => Comman
     .command('archive')
     .description("the conversation a session's latest compaction summarized");
   common(archive.command('read <session>'))
-    .description(
-      'print the most recent archive (seed 003): what the latest compaction summarized, by entry seq',
-    )
+    .description('print the most recent archive: what the latest compaction summarized, by entry seq')
     .option('--range <A..B>', 'only the entries with these seqs, inclusive (e.g. 120..140)')
     .option('--preset <name>', `store and layout of a preset: ${PRESET_HELP}`)
     .action(async (id: string, opts: ArchiveCliOptions) => {

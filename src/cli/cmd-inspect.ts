@@ -4,7 +4,7 @@ import type { ContextFormat } from '../context/index.js';
 import { exportJsonl } from '../import/index.js';
 import { type CommonOptions, oneOf, print, readStore, requireSession, table } from './io.js';
 import type { ModelOptions } from './open.js';
-import { PRESET_HELP } from './presets.js';
+import { PRESET_HELP, presetChoice } from './presets.js';
 import { formatStats, sessionStats } from './stats.js';
 
 export const CONTEXT_FORMATS: readonly ContextFormat[] = ['ai-sdk', 'openai', 'anthropic', 'gemini'];
@@ -53,11 +53,17 @@ export function registerInspect(program: Command, common: (c: Command) => Comman
 
   common(program.command('export <session>'))
     .description('print the session as condense JSONL (every entry, pivots and pruning marks included)')
-    .action(async (id: string, opts: CommonOptions) => {
+    .option(
+      '--preset <name>',
+      `records as the preset's system stores them (seed-000, seed-001: summary messages, their tool parts): ${PRESET_HELP}`,
+    )
+    .action(async (id: string, opts: CommonOptions & { preset?: string }) => {
+      const preset = opts.preset === undefined ? undefined : presetChoice(opts.preset);
+      const shape = preset === 'seed-000' || preset === 'seed-001' ? preset : undefined;
       const text = await readStore(opts, async (store) => {
         await requireSession(store, id, opts);
         const record = (await store.getSession(id))!;
-        return exportJsonl(record, await store.loadFrom(id, 0));
+        return exportJsonl(record, await store.loadFrom(id, 0), shape);
       });
       process.stdout.write(text);
     });

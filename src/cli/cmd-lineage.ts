@@ -29,7 +29,7 @@ export function findTurn(lineage: Lineage, ref: string): Turn {
 
 export function registerLineage(program: Command, common: (c: Command) => Command): void {
   common(program.command('history <session>'))
-    .description("the session's turns, root to head, compactions included (seed 002 getFullHistory)")
+    .description("the session's turns, root to head, compactions included")
     .option('--turn <id>', 'root to this turn only (a turn id, or its #n)')
     .option('--preset <name>', PRESET_HELP)
     .action(async (id: string, opts: ModelOptions & { turn?: string }) => {

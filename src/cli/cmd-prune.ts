@@ -17,9 +17,9 @@ export function registerPrune(program: Command, common: (c: Command) => Command)
         import('../session/index.js'),
         import('./open.js'),
       ]);
-      // Seed 000's overflow check at open would compact: not what this command is for.
+      // Qwery's overflow check at open would compact: not what this command is for.
       const options = await commandOptions(opts, { checks: { atOpen: false } });
-      // Opening with when 'open' would already prune (seed 000), before a dry run could report.
+      // Opening with when 'open' would already prune (Qwery), before a dry run could report.
       const prune = options.prune === false ? false : { ...options.prune, when: 'turn' as const };
       const outcome = await withStore(opts, async (store) => {
         await requireSession(store, id, opts);

@@ -60,7 +60,7 @@ export async function compactOptions(
     : undefined;
   const flags: SessionOptions = {
     ...modelFlags(opts),
-    // Compacting is the point here; pruning or compacting on open (seed 000) would be unasked writes.
+    // Compacting is the point here; pruning or compacting on open (Qwery) would be unasked writes.
     prune: false,
     checks: { atOpen: false },
     compaction: {

@@ -69,7 +69,7 @@ function postgresPlace(opts: CommonOptions): StorePlace | undefined {
 
 /**
  * `--pg` or CONDENSE_PG_URL (Postgres), else `--db`, else the configuration file's `store.path`, else the default of the preset's store
- * (seed 003: a JSONL folder). A path that already holds the other kind of store opens as that
+ * (Pegasus: a JSONL folder). A path that already holds the other kind of store opens as that
  * kind. The file is read even when `--db` makes its path moot: a broken file stops every
  * command, not only some.
  */

@@ -35,11 +35,11 @@ export function modelFlags(opts: ModelOptions): SessionOptions {
 
 /**
  * Opens a session that must already exist, for reading: the preset's and the configuration's
- * budget and layout and the model's limits apply, but pruning is off so that opening (seed 000
+ * budget and layout and the model's limits apply, but pruning is off so that opening (Qwery
  * prunes on open) writes nothing.
  */
 export async function existingSession(store: Store, id: string, opts: ModelOptions) {
-  // Nor seed 000's overflow check at open, which would compact.
+  // Nor Qwery's overflow check at open, which would compact.
   const options = await commandOptions(opts, {
     ...modelFlags(opts),
     prune: false,

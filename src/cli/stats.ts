@@ -1,7 +1,7 @@
 import type { Decision } from '../budget/index.js';
 import type { Entry } from '../model/entry.js';
 import { BAR_GLYPHS, breakdownBar, type ContextBreakdown, contextBreakdown } from '../session/breakdown.js';
-import type { Session } from '../session/index.js';
+import type { SessionHandle } from '../session/handle.js';
 import { currentCalibration } from '../session/state.js';
 import type { TokenEstimate } from '../tokens/index.js';
 
@@ -15,7 +15,7 @@ export interface SessionStats {
   contextWindow: number;
   /** True when the window is the 128,000 fallback: neither the model nor an option gave one. */
   windowFallback: boolean;
-  windowSource: Session['config']['windowSource'];
+  windowSource: SessionHandle['config']['windowSource'];
   usable: number | null;
   limit: number | null;
   /** The prompt size the provider last reported, and for which model. */
@@ -31,7 +31,7 @@ export interface SessionStats {
 }
 
 /** Token figures for a whole session (reads the whole log: a report, not a per-turn path). */
-export function sessionStats(session: Session, history: Entry[], decision: Decision): SessionStats {
+export function sessionStats(session: SessionHandle, history: Entry[], decision: Decision): SessionStats {
   // The system prompt kept in the session's settings counts first, like the one in the log would.
   const system = session.config.system;
   const byRole: Record<string, number> = system ? { system: session.config.estimator.text(system) } : {};

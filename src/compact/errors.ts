@@ -1,6 +1,6 @@
 /**
  * Typed compaction failures. Each carries the numbers that explain it, so the caller can report
- * them and stop; nothing here is meant to be retried in a loop (TESTING.md item 4).
+ * them and stop; nothing here is meant to be retried in a loop.
  */
 export class CompactionError extends Error {
   override name = 'CompactionError';

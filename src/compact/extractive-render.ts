@@ -101,7 +101,7 @@ function count(model: ExtractiveModel, c: Chosen, section: Line['section']): [nu
 }
 
 /**
- * Sections 3 to 7: the handover in seed 004's layout (rendered once, within its own budget), with
+ * Sections 3 to 7: the handover in Mistral Vibe's layout (rendered once, within its own budget), with
  * section 5 ending in the last assistant message's chosen sentences and the last actions.
  */
 function handoverSections(
@@ -119,7 +119,7 @@ function handoverSections(
   ];
   if (handover?.beforeActive !== undefined && handover.afterActive !== undefined)
     return [handover.beforeActive, ...own, handover.afterActive];
-  // Room for the facts only, without seed 004's headings.
+  // Room for the facts only, without Mistral Vibe's headings.
   if (handover !== undefined && handover.text !== '') return [handover.text];
   // No room for the handover: the headings, and where the facts are.
   return SEED_004_SECTIONS.slice(2).flatMap((title, i) => [
@@ -129,7 +129,7 @@ function handoverSections(
   ]);
 }
 
-/** The summary body for a set of chosen units: seed 004's seven sections, in order. */
+/** The summary body for a set of chosen units: Mistral Vibe's seven sections, in order. */
 export function renderExtractive(
   model: ExtractiveModel,
   chosen: ReadonlySet<number>,

@@ -22,7 +22,7 @@ export interface ExtractiveOptions {
 /**
  * The offline summarizer: deterministic, no model. It fills its budget with the log's own words,
  * chosen across the whole span — every request's opening, then the most informative sentences of
- * both sides wherever they stand — in seed 004's sections 1, 2 and 5, and shows the handover
+ * both sides wherever they stand — in Mistral Vibe's sections 1, 2 and 5, and shows the handover
  * (current task, pending work, next step, open failures, commands, files, key values, every
  * request verbatim) in sections 3 to 7 within its share of the budget, what did not fit counted.
  */
@@ -79,7 +79,7 @@ export function summarizeExtractive(
     ...options,
     layout: model.chat ? 'block' : 'seed-004',
   });
-  // Too little room for seed 004's headings: the facts go first, as a block without them.
+  // Too little room for Mistral Vibe's headings: the facts go first, as a block without them.
   if (rendered.text === '' && !model.chat) rendered = renderHandover(shown, { ...options, layout: 'block' });
   const block = model.chat && request.appendix !== false ? rendered.text : '';
   const fixed = count(instructions) + count(block) + 2;

@@ -65,14 +65,14 @@ export interface SummaryBudget {
 export interface SummaryRequestOptions {
   /** Which seed's final instruction to use (default seed-004's seven sections). */
   prompt?: SummaryPromptStyle;
-  /** Overrides the system prompt (default seed 001 §6.1). */
+  /** Overrides the system prompt (default opencode). */
   system?: string;
   /** The user's custom instructions (`compact({ instructions })`, a marker's instructions). */
   instructions?: string;
   transcript?: TranscriptOptions;
   /** Measures the request (`tokens`). */
   estimator?: Estimator;
-  /** Ends the transcript with the marker's question, "What did we do so far?" (seed 001 §6.3, X-02). */
+  /** Ends the transcript with the marker's question, "What did we do so far?" (opencode). */
   markerQuestion?: boolean;
   /** Add the deterministic appendix (default true). */
   appendix?: boolean;
@@ -88,7 +88,7 @@ export function buildSummaryRequest(
   const instructions = options.instructions?.trim();
   const request = {
     system: options.system ?? SEED_001_SYSTEM_PROMPT,
-    // A001-09: extra lines join the default prompt with a blank line.
+    // Extra lines join the default prompt with a blank line.
     prompt: instructions ? `${base}\n\n${instructions}` : base,
     plan,
     appendix: options.appendix ?? true,

@@ -18,7 +18,7 @@ import type { LlmCall } from './summary-call.js';
 
 export interface LlmSummarizerOptions {
   model: LanguageModel;
-  /** The summarizer model's own context window (default 128,000, seed 003's fallback). */
+  /** The summarizer model's own context window (default 128,000, Pegasus's fallback). */
   contextWindow?: number;
   /** Output limit per call; also the room reserved in the window for the answer (default 8,000). */
   maxOutputTokens?: number;

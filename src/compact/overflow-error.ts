@@ -1,6 +1,6 @@
 /**
  * Recognizes a provider's "the prompt is larger than the context window" error, so that the
- * caller compacts once and retries once (DESIGN "Checks", A002-10). Rate limits, quotas and
+ * caller compacts once and retries once. Rate limits, quotas and
  * timeouts are not overflows: compacting would not help them.
  */
 

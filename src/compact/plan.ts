@@ -6,12 +6,25 @@ import { activeWindow, isMarkerOnly, isTurnStart, latestPivot, sumTokens, turnRa
 export interface PlanOptions {
   /** How many of the newest user turns to keep verbatim (default 2). */
   keepTurns?: number;
-  /** Token cap on the kept tail (default 30,000, seed 002's keepTokens). */
+  /** Token cap on the kept tail (default 30,000, Nexus's keepTokens). */
   keepTokens?: number;
-  /** Keep at least the latest user turn, split at a step boundary if too big (DESIGN; false: A002-03). */
+  /** Keep at least the latest user turn, split at a step boundary if too big (true by default; false keeps only whole turns). */
   minKeepLatestTurn?: boolean;
-  /** Summarize everything, keep no tail (seeds 000, 001, 003, 004). */
+  /** Summarize everything, keep no tail (Qwery, opencode, Pegasus and Mistral Vibe). */
   keepNone?: boolean;
+  /**
+   * When nothing precedes the turns the tail would keep (every turn fits it, or the conversation
+   * is a single turn with no summary before it): true (default) summarizes anyway so that a
+   * compaction asked for makes progress; false finds nothing to summarize (Nexus: it "summarizes
+   * prior conversation", and an empty `toSummarize` is no compaction).
+   */
+  forceProgress?: boolean;
+  /**
+   * Compact a window that holds no message (default false: nothing to compact). The summary then
+   * stands for the previous one, or for nothing but the summary call's own prompt: Mistral Vibe
+   * compacts `[system]` alone into `[system, user(summary)]`.
+   */
+  summarizeEmpty?: boolean;
 }
 
 export const DEFAULT_PLAN_OPTIONS: Required<PlanOptions> = {
@@ -19,14 +32,16 @@ export const DEFAULT_PLAN_OPTIONS: Required<PlanOptions> = {
   keepTokens: 30_000,
   minKeepLatestTurn: true,
   keepNone: false,
+  forceProgress: true,
+  summarizeEmpty: false,
 };
 
 export interface CompactionPlan {
-  /** Message entries the summary replaces, in log order (previous kept tail first, A002-01). */
+  /** Message entries the summary replaces, in log order (previous kept tail first). */
   toSummarize: MessageEntry[];
   /** Message entries the view keeps verbatim after the summary. */
   toKeep: MessageEntry[];
-  /** The pivot whose summary is summarized again (recursive, seed 002), if any. */
+  /** The pivot whose summary is summarized again (recursive, Nexus), if any. */
   previousPivot: CompactionEntry | null;
   summarizedThroughId: string;
   firstKeptId: string | null;
@@ -36,7 +51,7 @@ export interface CompactionPlan {
   predictedTailTokens: number;
   /** The opener of the latest user turn when it is summarized: it must reach the model verbatim. */
   replayRequest?: string;
-  /** The user's newest request in the window, else the one the previous pivot recorded (A004-03). */
+  /** The user's newest request in the window, else the one the previous pivot recorded. */
   latestUserRequest?: string;
   /** The newest request's message is in the kept tail, so the model sees it there verbatim. */
   requestInTail: boolean;
@@ -66,9 +81,14 @@ export function planCompaction(
   const window = activeWindow(entries);
   const previousPivot = latestPivot(window);
   const messages = window.filter(isMessageEntry).filter((e) => !isMarkerOnly(e));
-  if (messages.length === 0) return { nothing: true, reason: 'no messages since the last compaction' };
+  if (messages.length === 0) {
+    if (!o.summarizeEmpty) return { nothing: true, reason: 'no messages since the last compaction' };
+    return emptySpanPlan(previousPivot);
+  }
 
-  // Layouts that keep nothing summarize waiting calls too (seed 004 fills in their results).
+  if (!o.forceProgress && previousPivot === null && turnRanges(messages).length === 1)
+    return { nothing: true, reason: 'the conversation is one turn; nothing before it to summarize' };
+  // Layouts that keep nothing summarize waiting calls too (Mistral Vibe fills in their results).
   const chosen = o.keepNone ? { index: messages.length } : chooseCut(messages, o);
   if ('nothing' in chosen) return chosen;
   const cut = o.keepNone ? chosen : { index: beforeWaitingCall(messages, chosen.index, o.keepTokens) };
@@ -93,6 +113,26 @@ export function planCompaction(
   if (latestUserRequest !== undefined) plan.latestUserRequest = latestUserRequest;
   const openerAt = latestOpenerIndex(messages);
   if (openerAt >= 0 && openerAt < cut.index) plan.replayRequest = messageText(messages[openerAt]!.message);
+  return plan;
+}
+
+/**
+ * A compaction of no message (`summarizeEmpty`): through the previous pivot, else through the
+ * pivot about to be written (an empty `summarizedThroughId`, filled in when it is).
+ */
+function emptySpanPlan(previousPivot: CompactionEntry | null): CompactionPlan {
+  const plan: CompactionPlan = {
+    toSummarize: [],
+    toKeep: [],
+    previousPivot,
+    summarizedThroughId: previousPivot?.id ?? '',
+    firstKeptId: null,
+    tokensBefore: previousPivot?.tokens ?? 0,
+    predictedTailTokens: 0,
+    requestInTail: false,
+  };
+  const last = previousPivot?.pivot.details.lastUserRequest;
+  if (last !== undefined) plan.latestUserRequest = last;
   return plan;
 }
 
@@ -148,8 +188,14 @@ function chooseCut(messages: readonly MessageEntry[], o: Required<PlanOptions>):
     };
   }
   if (index > 0) return { index };
+  if (!o.forceProgress) {
+    return {
+      nothing: true,
+      reason: `every turn fits keepTokens ${o.keepTokens} (${tokens} tokens); nothing older to summarize`,
+    };
+  }
   // Everything fits the tail, yet a compaction was asked for: summarize the oldest kept turn so
-  // that the call makes progress (A002-03: at least one turn summarized).
+  // that the call makes progress (at least one turn summarized).
   if (kept > 1) return { index: turns[turns.length - kept + 1]!.start };
   if (!o.minKeepLatestTurn) return { index: messages.length };
   return {

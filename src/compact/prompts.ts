@@ -1,9 +1,9 @@
 /**
- * Summarizer prompts copied character for character from the seeds (SEED-READINGS X-nn strings).
+ * Summarizer prompts copied character for character from the systems the presets reproduce.
  * A test compares them with the seed files; do not reformat.
  */
 
-/** Seed 001 §6.1 (X-04): the compaction agent system prompt. */
+/** opencode: the compaction agent system prompt. */
 export const SEED_001_SYSTEM_PROMPT = `You are a helpful AI assistant tasked with summarizing conversations.
 
 When asked to summarize, provide a detailed but concise summary of the conversation.
@@ -17,13 +17,13 @@ Focus on information that would be helpful for continuing the conversation, incl
 
 Your summary should be comprehensive enough to provide context but concise enough to be quickly understood.`;
 
-/** Seed 001 §6.2 (X-05): the final user instruction asking for a continuation-ready summary. */
+/** opencode: the final user instruction asking for a continuation-ready summary. */
 export const SEED_001_FINAL_INSTRUCTION = `Provide a detailed prompt for continuing our conversation above. Focus on information that would be helpful for continuing the conversation, including what we did, what we're doing, which files we're working on, and what we're going to do next considering new session will not have access to our conversation.`;
 
-/** Seed 001 §6.3 (X-02): the text a compaction marker stands for in the summarizer input. */
+/** opencode: the text a compaction marker stands for in the summarizer input. */
 export const SEED_001_MARKER_TEXT = `What did we do so far?`;
 
-/** Seed 004 §4 (X-06): the seven-section summarization prompt. */
+/** Mistral Vibe: the seven-section summarization prompt. */
 export const SEED_004_PROMPT = `Provide a detailed but concise summary of our conversation. Structure it as follows:
 
 1. User's Primary Goals and Intent
@@ -81,13 +81,13 @@ export const SEED_004_SECTIONS = [
   '7. Immediate Next Step',
 ] as const;
 
-/** Seed 004 §3: the line that carries the user's last request verbatim after the summary. */
+/** Mistral Vibe: the line that carries the user's last request verbatim after the summary. */
 export const LAST_REQUEST_PREFIX = 'Last request from user was: ';
 
 /**
- * Seed 000 gives no prompt text, only what the summary captures: "What was done / What datasources
+ * Qwery gives no prompt text, only what the summary captures: "What was done / What datasources
  * were used / What needs to be done next / Key context for continuing the conversation". Written as
- * A000-10 recommends: seed 001's X-04 with that list (not a seed string; no verbatim test).
+ * So the prompt is opencode's system prompt with that list (no verbatim text to test against).
  */
 export const SEED_000_SYSTEM_PROMPT = `You are a helpful AI assistant tasked with summarizing conversations.
 
@@ -100,12 +100,12 @@ Focus on information that would be helpful for continuing the conversation, incl
 
 Your summary should be comprehensive enough to provide context but concise enough to be quickly understood.`;
 
-/** Seed 000's final instruction (A000-10): X-05 with a datasources clause, the new context lacking the history. */
+/** Qwery's final instruction: opencode's, with a datasources clause, the new context lacking the history. */
 export const SEED_000_FINAL_INSTRUCTION = `Provide a detailed prompt for continuing our conversation above. Focus on information that would be helpful for continuing the conversation, including what we did, which datasources we used, what we're going to do next, and the key context for continuing, considering the new context will not have access to the full conversation history.`;
 
 /**
- * Seed 003's summarizer system prompt: the seed gives only its opening, "Summarize this
- * conversation...", and its keep / discard table (A003-06: start with those words, cover the table).
+ * Pegasus's summarizer system prompt: the seed gives only its opening, "Summarize this
+ * conversation...", and its keep / discard table (start with those words, cover the table).
  */
 export const SEED_003_SYSTEM_PROMPT = `Summarize this conversation so that it can continue from your summary alone: the full history will be archived and replaced by it.
 
@@ -121,6 +121,6 @@ Discard:
 - Redundant tool call details
 - Intermediate tool results`;
 
-/** Seed 004 §6: the result given to a call that has none, and the reply after a trailing tool message. */
+/** Mistral Vibe: the result given to a call that has none, and the reply after a trailing tool message. */
 export const SEED_004_NO_RESPONSE = 'Tool no response';
 export const SEED_004_UNDERSTOOD = 'Understood.';

@@ -9,12 +9,12 @@ import { SEED_004_NO_RESPONSE, SEED_004_UNDERSTOOD } from './prompts.js';
  * final user instruction. Plain data, so a preset is a small policy object.
  */
 export interface SummaryCall {
-  /** The call's system prompt; 'agent' sends the agent's own, with its tools (seed 004). */
+  /** The call's system prompt; 'agent' sends the agent's own, with its tools (Mistral Vibe). */
   system: string | 'agent';
-  /** A user message appended after the history (none: seed 003's "messages in → summary out"). */
+  /** A user message appended after the history (none: Pegasus's "messages in → summary out"). */
   prompt?: string;
   /**
-   * Seed 004 §6 cleaning first: every call without a result gets "Tool no response", and a history
+   * Mistral Vibe cleaning first: every call without a result gets "Tool no response", and a history
    * ending on tool results gets an assistant "Understood.".
    */
   clean?: boolean;
@@ -28,7 +28,7 @@ export interface LlmCall {
   toolChoice?: ToolChoice<ToolSet>;
 }
 
-/** Seed 004 `fillMissingToolResponses`: an unfinished call gets an error result "Tool no response". */
+/** Mistral Vibe `fillMissingToolResponses`: an unfinished call gets an error result "Tool no response". */
 function fillMissing(message: AssistantMessage): AssistantMessage {
   const open = (p: AssistantMessage['parts'][number]) =>
     p.type === 'tool' && (p.state === 'pending' || p.state === 'running');
@@ -40,9 +40,9 @@ function fillMissing(message: AssistantMessage): AssistantMessage {
 }
 
 /**
- * Seed 004 `cleanMessageHistory` on a view: missing results filled, then "Understood." when the
+ * Mistral Vibe `cleanMessageHistory` on a view: missing results filled, then "Understood." when the
  * history ends on tool results (an assistant message holding calls is sent as the calls followed
- * by their results). Nothing else is reordered or merged (A004-13).
+ * by their results). Nothing else is reordered or merged.
  */
 export function cleanHistory(view: readonly Message[]): Message[] {
   const out = view.map((m) => (m.role === 'assistant' ? fillMissing(m) : m));
@@ -72,7 +72,7 @@ export function summaryCallMessages(
   return [...head, ...history, ...tail];
 }
 
-/** Seed 004 step 2: the text of the newest user message, whatever it is (the loop stops at the first). */
+/** Mistral Vibe step 2: the text of the newest user message, whatever it is (the loop stops at the first). */
 export function newestUserText(view: readonly Message[]): string {
   for (let i = view.length - 1; i >= 0; i--) {
     const m = view[i]!;

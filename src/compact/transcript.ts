@@ -3,7 +3,7 @@ import type { FilePart, Part, ToolPart } from '../model/parts.js';
 import { toolOutputText } from '../tokens/estimator.js';
 import { failureNote, toolExitCode, toolFailed } from './facts.js';
 
-/** What a pruned tool output looks like to the model (DESIGN "Pruning"), here too. */
+/** What a pruned tool output looks like to the model, here too. */
 export const PRUNED_OUTPUT_PLACEHOLDER = '[Old tool result content cleared]';
 
 export interface TranscriptOptions {
@@ -30,7 +30,7 @@ export function shortenMiddle(text: string, max: number): string {
   return `${text.slice(0, head)} … [${omitted} chars omitted] … ${tail > 0 ? text.slice(-tail) : ''}`;
 }
 
-/** `[image: name]` or `[file: name (mime)]`: media never enters a summarizer input (TESTING item 10). */
+/** `[image: name]` or `[file: name (mime)]`: media never enters a summarizer input. */
 export function mediaPlaceholder(file: FilePart): string {
   const fromUrl = file.url?.split(/[?#]/)[0]?.split('/').pop();
   const name = file.filename ?? (fromUrl !== undefined && fromUrl !== '' ? fromUrl : 'unnamed');

@@ -11,10 +11,8 @@ export interface ConfigSettings {
   store: { path?: string };
 }
 
-type Budget = NonNullable<SessionOptions['budget']>;
-
 /** A seed's own key and the condense option it sets: giving both is ambiguous, so an error. */
-const SAME_SETTING: [seedKey: string[], own: keyof Budget][] = [
+const SAME_SETTING: [seedKey: string[], own: keyof NonNullable<ConfigData['budget']>][] = [
   [['session', 'compactThreshold'], 'threshold'],
   [['compaction', 'auto'], 'auto'],
   [['compaction', 'threshold'], 'absolute'],

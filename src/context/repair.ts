@@ -1,7 +1,7 @@
 import type { AssistantMessage, Message, SystemMessage, UserMessage } from '../model/message.js';
 import type { AssistantPart, Part, ToolPart, UserPart } from '../model/parts.js';
 
-/** Result given to a call that never returned (seed 004 fills "Tool no response"). */
+/** Result given to a call that never returned (Mistral Vibe fills "Tool no response"). */
 export const INTERRUPTED_TOOL_ERROR =
   'Tool no response: the call was interrupted before it returned a result.';
 

@@ -2,9 +2,9 @@ import type { SUMMARY_LAYOUTS } from '../model/entry.js';
 import type { Message } from '../model/message.js';
 
 /**
- * Where the pivot's summary goes in the view (C-01). `user` is condense's default (DESIGN: a
- * clearly delimited user-role message); `assistant` is seed 000; `question+assistant` is seed 001
- * (the marker's question, then the summary); `system` is seeds 002/003; `user-plain` is seed 004
+ * Where the pivot's summary goes in the view. `user` is condense's default (a
+ * clearly delimited user-role message); `assistant` is Qwery; `question+assistant` is opencode
+ * (the marker's question, then the summary); `system` is Nexus and Pegasus; `user-plain` is Mistral Vibe
  * (the summary text alone as the user message).
  */
 export type SummaryLayout = (typeof SUMMARY_LAYOUTS)[number];

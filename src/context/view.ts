@@ -16,9 +16,9 @@ export interface ViewOptions {
   system?: string;
   /** Where the pivot's summary goes (default `user`). */
   summaryAs?: SummaryLayout;
-  /** Stands for the output of a pruned tool part (seed 001 §5.2). */
+  /** Stands for the output of a pruned tool part (opencode). */
   prunedPlaceholder?: string;
-  /** Text of a compaction marker when shown to a model (seed 001 §6.3). */
+  /** Text of a compaction marker when shown to a model (opencode). */
   markerQuestion?: string;
   /** Drop compaction markers not yet answered by a pivot (default true); false shows them as the question. */
   dropPendingMarkers?: boolean;
@@ -44,7 +44,7 @@ export function resolveView(opts: ViewOptions): ResolvedView {
 
 /**
  * What the model sees of a session: system prompt, the latest pivot's summary, then the kept and
- * newer messages (seed 001 §4.4, seed 002 "Context Assembly", A002-06). `entries` may hold older
+ * newer messages (opencode, Nexus "Context Assembly"). `entries` may hold older
  * entries too; the latest compaction entry among them decides where the view starts.
  */
 export function buildView(entries: readonly Entry[], opts: ViewOptions = {}): Message[] {
@@ -120,7 +120,7 @@ export function viewMessage(message: Message, o: ResolvedView): Message | null {
 
 /**
  * A step that ended in error is not shown unless it holds finished tool calls, whose results the
- * model must still see (A001-15: a half-written summary or answer is never taken as content).
+ * model must still see (a half-written summary or answer is never taken as content).
  */
 function failedStep(message: AssistantMessage): boolean {
   const error = message.metadata?.error;
@@ -148,7 +148,7 @@ function viewAssistant(message: AssistantMessage, o: ResolvedView): AssistantMes
   return { ...message, parts };
 }
 
-/** A pruned part keeps its call; its output becomes the placeholder and attachments go (seed 001 §5.2). */
+/** A pruned part keeps its call; its output becomes the placeholder and attachments go (opencode). */
 function prunedView(part: ToolPart, placeholder: string): ToolPart {
   return part.compactedAt === undefined ? part : withPlaceholderOutput(part, placeholder);
 }

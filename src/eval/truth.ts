@@ -66,7 +66,7 @@ function typed(m: Message): string | undefined {
 
 /**
  * What a user (or a policy for the user) answers when a call is refused or cut short: the call is
- * no failure (issue 17: "an interrupted or rejected call is no failure").
+ * no failure ("an interrupted or rejected call is no failure").
  */
 const REFUSED =
   /doesn't want to proceed|request interrupted by user|interrupted by user|rejected (?:by the user|this action)|operation cancell?ed/i;

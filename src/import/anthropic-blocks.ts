@@ -1,6 +1,6 @@
+import { fileFromBase64, fileFromUrl } from '../model/media.js';
 import type { FilePart, ReasoningPart, TextPart } from '../model/parts.js';
 import { fail, joinField, needArray, needRecord, needString, optString, type Rec } from './fields.js';
-import { fileFromBase64, fileFromUrl } from './media.js';
 import type { ToolResult } from './transcript-builder.js';
 import type { ImportWhere } from './types.js';
 

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../model/json.js';
+import { fileFromUrl } from '../model/media.js';
 import type { FilePart, ReasoningPart, TextPart } from '../model/parts.js';
 import { fail, isRecord, joinField, json, needArray, needRecord, needString, type Rec } from './fields.js';
-import { fileFromUrl } from './media.js';
 import type { ToolResult } from './transcript-builder.js';
 import type { ImportWhere } from './types.js';
 

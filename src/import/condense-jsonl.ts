@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { canonicalMessage } from '../model/aliases.js';
 import type { Entry } from '../model/entry.js';
 import { jsonObjectSchema } from '../model/json.js';
 import { PART_TYPES } from '../model/parts.js';
 import { parseEntry, parseWith } from '../model/validate.js';
 import { fail, isRecord, joinField, needRecord } from './fields.js';
 import { parseJsonLines } from './json-text.js';
+import { fromSeedShape, type SeedShape, seedShapedEntry } from './seed-shapes.js';
 import type { CondenseSessionHeader, ImportWhere } from './types.js';
 
 /**
@@ -47,7 +49,12 @@ const headerSchema = z.object({
   state: stateSchema.optional(),
 });
 
-export function exportJsonl(session: CondenseSessionHeader, entries: readonly Entry[]): string {
+/** `shape`: entries in a seed system's record shapes (seed-shapes.ts); import reads both. */
+export function exportJsonl(
+  session: CondenseSessionHeader,
+  entries: readonly Entry[],
+  shape?: SeedShape,
+): string {
   const { state } = session;
   const header = {
     type: 'session',
@@ -66,7 +73,9 @@ export function exportJsonl(session: CondenseSessionHeader, entries: readonly En
   };
   const lines = [
     JSON.stringify(header),
-    ...entries.map((entry) => JSON.stringify({ type: 'entry', ...entry })),
+    ...entries.map((entry) =>
+      JSON.stringify({ type: 'entry', ...(shape ? seedShapedEntry(entry, shape) : entry) }),
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -93,7 +102,9 @@ export function parseCondenseJsonl(text: string, where: Pick<ImportWhere, 'file'
     const w = { file: where.file, line };
     const rec = needRecord(value, w, '');
     if (rec.type !== 'entry') fail(`expected "entry", got ${JSON.stringify(rec.type)}`, w, 'type');
-    const { type: _type, ...fields } = rec;
+    const { type: _type, ...raw } = rec;
+    const fields = fromSeedShape(raw);
+    if (isRecord(fields.message)) fields.message = canonicalMessage(fields.message);
     checkPartTypes(fields, w);
     const entry = parseEntry(fields, w);
     if (entry.sessionId !== session.id)

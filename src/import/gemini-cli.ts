@@ -1,3 +1,4 @@
+import { fileFromBase64, fileFromUrl } from '../model/media.js';
 import type { AssistantMessage, UserMessage } from '../model/message.js';
 import type { FilePart, TextPart } from '../model/parts.js';
 import {
@@ -13,7 +14,6 @@ import {
   type Rec,
   timestamp,
 } from './fields.js';
-import { fileFromBase64, fileFromUrl } from './media.js';
 import { type ToolResult, TranscriptBuilder } from './transcript-builder.js';
 import type { ImportedSession, ImportWhere } from './types.js';
 

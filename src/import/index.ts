@@ -29,6 +29,7 @@ export { parseOpenAIChat } from './openai-chat.js';
 export { parseOpenAIResponses } from './openai-responses.js';
 export { parseOpenHands, parseOpenHandsLines } from './openhands.js';
 export { decodeTranscript, readTranscript } from './read.js';
+export type { SeedShape } from './seed-shapes.js';
 export { parseSweAgent } from './swe-agent.js';
 export { parseTauBench } from './tau-bench.js';
 export { NO_RESULT } from './transcript-builder.js';

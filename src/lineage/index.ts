@@ -1,4 +1,4 @@
-// Seed 002's turn view of a session's log and its traversal (pure: no store, no session).
+// Nexus's turn view of a session's log and its traversal (pure: no store, no session).
 export { deriveTurns, startsTurn, type TurnIndex } from './derive.js';
 export { type Coverage, Lineage } from './lineage.js';
 export {

@@ -10,14 +10,14 @@ import type { CompactionEntry, Entry } from '../model/entry.js';
 import { deriveTurns, type TurnIndex } from './derive.js';
 import { type CompactionTurn, NotACompactionError, type Turn, UnknownTurnError } from './turn.js';
 
-/** What one compaction really covered (A002-02): its window, split at the cut. */
+/** What one compaction really covered: its window, split at the cut. */
 export interface Coverage {
   compaction: CompactionTurn;
-  /** The compaction whose summary this one summarized again (recursive, seed 002); null for the first. */
+  /** The compaction whose summary this one summarized again (recursive, Nexus); null for the first. */
   previousCompaction: CompactionTurn | null;
   /**
    * Entries the summary stands for, in log order: the compacted view's messages through
-   * summarizedThroughId (a previous compaction's kept tail included, A002-01). Message entries only:
+   * summarizedThroughId (a previous compaction's kept tail included). Message entries only:
    * markers are in no span, and the previous summary is `previousCompaction`.
    */
   summarizedEntryIds: string[];
@@ -29,7 +29,7 @@ export interface Coverage {
 }
 
 /**
- * Seed 002's traversal over one session's log, read once. Each function is O(length of what it
+ * Nexus's traversal over one session's log, read once. Each function is O(length of what it
  * walks); none is on the per-turn path (a turn never reads the whole log).
  */
 export class Lineage {
@@ -77,7 +77,7 @@ export class Lineage {
   }
 
   /**
-   * Seed 002's literal walk (A002-02): back from summarizedThroughTurnId, stopping at and including
+   * Nexus's literal walk: back from summarizedThroughTurnId, stopping at and including
    * the previous compaction. For the second compaction of the seed: [compact-001, turn-006].
    */
   getSummarizedTurns(compactionTurnId: string): Turn[] {
@@ -100,7 +100,7 @@ export class Lineage {
   }
 
   /**
-   * The compaction whose summary stands for `turnId`, by real coverage (A002-02): the first later
+   * The compaction whose summary stands for `turnId`, by real coverage: the first later
    * compaction that summarized through it or past it; for a compaction, the next one. After the
    * seed's second compaction, turn-004 (kept by the first) counts as summarized by the second.
    * Null while it is still in the view.
@@ -111,7 +111,7 @@ export class Lineage {
     for (let i = from + 1; i < this.index.turns.length; i++) {
       const t = this.index.turns[i]!;
       if (t.turnType !== 'compaction') continue;
-      // A summary is always summarized again by the next compaction (recursive, seed 002).
+      // A summary is always summarized again by the next compaction (recursive, Nexus).
       if (turn.turnType === 'compaction') return t;
       const through = this.index.position.get(t.summarizedThroughTurnId);
       if (through !== undefined && through >= from) return t;
@@ -142,9 +142,9 @@ export class Lineage {
   }
 
   /**
-   * The context as of the end of `turnId` (seed 002 "Context Assembly"): the latest compaction in
+   * The context as of the end of `turnId` (Nexus "Context Assembly"): the latest compaction in
    * its ancestry gives the summary, then what it kept and everything after; with none, the whole
-   * thread (A002-17). Pruning marks are as stored now.
+   * thread. Pruning marks are as stored now.
    */
   buildContext<F extends ContextFormat = 'ai-sdk'>(
     turnId: string,

@@ -2,7 +2,7 @@ import type { Message } from '../model/message.js';
 import type { ToolPart } from '../model/parts.js';
 
 /**
- * Seed 002's `Turn`, derived from a session's entries (nothing is stored twice). A turn is a user
+ * Nexus's `Turn`, derived from a session's entries (nothing is stored twice). A turn is a user
  * request and everything up to the next one; a compaction entry is a turn of its own. Its id is
  * its first entry's id.
  */
@@ -20,7 +20,7 @@ interface TurnBase {
   tokenCount: number;
   /** When its first entry was written (ms since epoch). */
   timestamp: number;
-  /** Some turn of the session names this one as its parent (A002-08). */
+  /** Some turn of the session names this one as its parent. */
   hasChildren: boolean;
   /** Every tool call of the turn's assistant messages, in order. */
   toolCalls: ToolPart[];
@@ -33,7 +33,7 @@ export interface NormalTurn extends TurnBase {
 }
 
 /**
- * A compaction (the pivot). Per A002-09 its query is one system request, its response an
+ * A compaction (the pivot). Its query is one system request, its response an
  * assistant message with the summary, its model the summarizer's, its token count the summary's.
  */
 export interface CompactionTurn extends TurnBase {

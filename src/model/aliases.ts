@@ -2,7 +2,7 @@
  * Tool parts written in the vocabularies agents store them in, mapped to condense's one shape
  * before validation: the AI SDK's UI parts (`type: 'tool-NAME' | 'dynamic-tool'`, `toolCallId`,
  * states `input-streaming` … `output-error`, `errorText`) and opencode's (`callID`, `tool`, a
- * `state: { status, input, output, error, time }` object). Seed 000's prunable states
+ * `state: { status, input, output, error, time }` object). Qwery's prunable states
  * ('output-available', 'output-error', 'completed') thus all arrive as finished calls. Anything
  * else passes through unchanged, for the schema to accept or reject with its own message.
  */
@@ -33,7 +33,7 @@ function defined(part: Raw): Raw {
   return Object.fromEntries(Object.entries(part).filter(([, v]) => v !== undefined));
 }
 
-function fromAiSdkUi(raw: Raw, name: unknown): Raw {
+function fromAiSdkUi(raw: Raw, name: unknown, aiSdkKind?: 'static' | 'dynamic'): Raw {
   const state = AI_SDK_STATES[String(raw.state)] ?? raw.state;
   const { type: _t, toolCallId, toolName: _n, errorText, approval: _a, preliminary: _p, ...rest } = raw;
   return defined({
@@ -42,6 +42,7 @@ function fromAiSdkUi(raw: Raw, name: unknown): Raw {
     callId: toolCallId,
     name,
     state,
+    aiSdkKind,
     input: raw.input ?? {},
     output: state === 'completed' ? raw.output : undefined,
     error:
@@ -73,8 +74,8 @@ export function canonicalPart(part: unknown): unknown {
   if (!isRecord(part) || typeof part.type !== 'string') return part;
   // The compaction task's earlier name, in exports and sessions written before the rename.
   if (part.type === 'compaction-marker') return { ...part, type: 'compaction' };
-  if (part.type === 'dynamic-tool') return fromAiSdkUi(part, part.toolName);
-  if (part.type.startsWith('tool-')) return fromAiSdkUi(part, part.type.slice('tool-'.length));
+  if (part.type === 'dynamic-tool') return fromAiSdkUi(part, part.toolName, 'dynamic');
+  if (part.type.startsWith('tool-')) return fromAiSdkUi(part, part.type.slice('tool-'.length), 'static');
   if (part.type !== 'tool') return part;
   if (isRecord(part.state)) return fromOpencode(part, part.state);
   const state = typeof part.state === 'string' ? AI_SDK_STATES[part.state] : undefined;

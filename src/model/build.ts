@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Estimator } from '../tokens/estimator.js';
 import type { CompactionEntry, MessageEntry, Pivot } from './entry.js';
 import type { Message } from './message.js';
+import type { Part } from './parts.js';
+
+/**
+ * The counts an entry stores, as the token layer's `Estimator` provides them: named here so that
+ * the data model needs nothing from the layers built on it.
+ */
+export interface EntryCounter {
+  text(text: string): number;
+  part(part: Part): number;
+  message(message: Message, partTokens?: readonly number[]): number;
+}
 
 export interface EntryPlace {
   sessionId: string;
@@ -12,7 +22,11 @@ export interface EntryPlace {
 }
 
 /** A message entry with its token estimates computed once, here, and stored with it. */
-export function buildMessageEntry(message: Message, place: EntryPlace, estimator: Estimator): MessageEntry {
+export function buildMessageEntry(
+  message: Message,
+  place: EntryPlace,
+  estimator: EntryCounter,
+): MessageEntry {
   const partTokens = message.parts.map((p) => estimator.part(p));
   return {
     kind: 'message',
@@ -28,7 +42,13 @@ export function buildMessageEntry(message: Message, place: EntryPlace, estimator
   };
 }
 
-export function buildCompactionEntry(pivot: Pivot, place: EntryPlace, estimator: Estimator): CompactionEntry {
+/** `tokens`, when given, is the summary's count as a policy makes it, instead of the estimate. */
+export function buildCompactionEntry(
+  pivot: Pivot,
+  place: EntryPlace,
+  estimator: EntryCounter,
+  tokens?: number,
+): CompactionEntry {
   return {
     kind: 'compaction',
     id: place.id ?? randomUUID(),
@@ -38,14 +58,15 @@ export function buildCompactionEntry(pivot: Pivot, place: EntryPlace, estimator:
     createdAt: place.createdAt ?? Date.now(),
     pivot,
     partTokens: [],
-    tokens: estimator.text(pivot.summary) + 4,
+    // As a message of its own, framed as the estimator frames one (Pegasus's len / 3.5: no framing).
+    tokens: tokens ?? estimator.message({ role: 'user', parts: [{ type: 'text', text: pivot.summary }] }),
   };
 }
 
 /** Entries for a list of messages, chained by parentId: the shape a session log has. */
 export function buildLog(
   messages: Message[],
-  estimator: Estimator,
+  estimator: EntryCounter,
   sessionId = 'test',
   startSeq = 0,
 ): MessageEntry[] {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { jsonValueSchema } from './json.js';
 import { type Message, messageSchema } from './message.js';
+import type { Part } from './parts.js';
 
 /** What the summarizer extracted deterministically; carried by the pivot for later compactions. */
 export const pivotDetailsSchema = z.object({
@@ -16,7 +17,7 @@ export const pivotDetailsSchema = z.object({
 export const SUMMARY_LAYOUTS = ['user', 'user-plain', 'assistant', 'system', 'question+assistant'] as const;
 
 /**
- * The pivot (seed 002's compaction turn). Everything up to `summarizedThroughId` is represented by
+ * The pivot (Nexus's compaction turn). Everything up to `summarizedThroughId` is represented by
  * `summary`; the view sends the summary, then entries from `firstKeptId` (null: none kept) onward.
  */
 export const pivotSchema = z.object({
@@ -96,4 +97,12 @@ export function latestPivot(entries: readonly Entry[]): CompactionEntry | null {
     if (entry.kind === 'compaction') return entry;
   }
   return null;
+}
+
+/** New parts for one message entry (pruning marks), applied in a batch. */
+export interface PartsUpdate {
+  entryId: string;
+  parts: Part[];
+  partTokens: number[];
+  tokens: number;
 }

@@ -13,7 +13,7 @@ import {
 } from './parts.js';
 
 /**
- * Message metadata. `summary` flags a summary message (seed 000/001 shape), `synthetic` a message
+ * Message metadata. `summary` flags a summary message (Qwery and opencode shape), `synthetic` a message
  * condense wrote, `finish` the model's finish reason, `error` a step that ended in error.
  */
 export const messageMetadataSchema = jsonObjectSchema;
@@ -72,7 +72,7 @@ export type AssistantMessage = { role: 'assistant'; parts: AssistantPart[]; meta
 export type Message = SystemMessage | UserMessage | AssistantMessage;
 export type Role = Message['role'];
 
-/** Joined text of a message's text parts (A004-04: "\n" between parts, other parts ignored). */
+/** Joined text of a message's text parts ("\n" between parts, other parts ignored). */
 export function messageText(message: Message): string {
   const texts: string[] = [];
   for (const part of message.parts) if (part.type === 'text') texts.push(part.text);

@@ -42,6 +42,12 @@ const toolCommon = {
   /** Set by pruning (ms since epoch): the output is replaced by a placeholder in the model's view. */
   compactedAt: z.number().optional(),
   providerMetadata: jsonObjectSchema.optional(),
+  /**
+   * How the AI SDK's UI message held it, when it arrived that way: 'static' for a `tool-NAME`
+   * part (a tool of the app's tool set), 'dynamic' for a `dynamic-tool` part. An export writes it
+   * back as it came, and a prune policy may tell the two apart (Qwery protects `tool-*` parts).
+   */
+  aiSdkKind: z.enum(['static', 'dynamic']).optional(),
 };
 
 /**
@@ -66,7 +72,7 @@ export const toolPartSchema = z.discriminatedUnion('state', [
 ]);
 
 /**
- * A queued compaction task (seed 000 step 2, seed 001 §4.1: a user message with a part of type
+ * A queued compaction task (Qwery step 2, opencode: a user message with a part of type
  * `'compaction'`), `auto` when the overflow check queued it.
  */
 export const compactionMarkerPartSchema = z.object({
@@ -113,6 +119,11 @@ export function withPlaceholderOutput(part: ToolPart, placeholder: string): Tool
 export type ToolOutcome =
   | { state: 'completed'; output: JsonValue; attachments?: FilePart[] }
   | { state: 'error'; error: string };
+
+/** A tool's result, or its failure; `attachments` are media it returned (a screenshot tool's image). */
+export type ToolResult =
+  | { output: JsonValue; attachments?: FilePart[]; error?: never }
+  | { error: string; output?: never; attachments?: never };
 
 /** A call that was pending or running, now finished: its call fields kept, the outcome added. */
 export function finishedCall(call: ToolPart, outcome: ToolOutcome, endedAt?: number): ToolPart {

@@ -56,7 +56,7 @@ export interface SessionState {
   rewrites?: number;
   /** The last rewrites (up to 16): [its number in `rewrites`, the lowest seq it replaced parts of]. */
   rewritten?: [number, number][];
-  /** Erase-mode pruning of the whole log (seed 000) has scanned every entry below this seq. */
+  /** Erase-mode pruning of the whole log (Qwery) has scanned every entry below this seq. */
   erasedBelowSeq?: number;
   /**
    * An integration's position in its caller's own message list (the AI SDK middleware's prompt

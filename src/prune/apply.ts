@@ -1,6 +1,5 @@
-import type { Entry, MessageEntry } from '../model/entry.js';
+import type { Entry, MessageEntry, PartsUpdate } from '../model/entry.js';
 import { type Part, type ToolPart, withPlaceholderOutput } from '../model/parts.js';
-import type { PartsUpdate } from '../store/store.js';
 import type { Estimator } from '../tokens/estimator.js';
 import type { ResolvedPruneOptions } from './options.js';
 import type { PrunePlan } from './plan.js';
@@ -11,8 +10,8 @@ export class StalePrunePlanError extends Error {
 }
 
 /**
- * A finished tool part as the model sees it once pruned (seed 001 §5.2): output or error replaced
- * by the placeholder, attachments dropped. Also what 'erase' mode stores (seed 000, A000-14).
+ * A finished tool part as the model sees it once pruned (opencode): output or error replaced
+ * by the placeholder, attachments dropped. Also what 'erase' mode stores (Qwery).
  */
 export function clearedToolPart(part: ToolPart, placeholder: string, compactedAt?: number): ToolPart {
   return withPlaceholderOutput({ ...part, compactedAt: compactedAt ?? part.compactedAt }, placeholder);

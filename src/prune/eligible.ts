@@ -3,7 +3,7 @@ import { isSummaryMessage, type Message } from '../model/message.js';
 import type { Part, ToolPart } from '../model/parts.js';
 import type { ResolvedPruneOptions } from './options.js';
 
-/** A compaction entry or a summary message: the pruning scan stops or skips there (C-14). */
+/** A compaction entry or a summary message: the pruning scan stops or skips there. */
 export function isPivotOrSummary(entry: Entry): boolean {
   return entry.kind === 'compaction' || isSummaryMessage(entry.message);
 }
@@ -23,7 +23,7 @@ export function startsPruneTurn(message: Message, counting: ResolvedPruneOptions
 }
 
 /**
- * A tool part whose output may fill the protect window or be pruned (A000-06): finished in a
+ * A tool part whose output may fill the protect window or be pruned: finished in a
  * prunable state, not protected by name or predicate, not already marked.
  */
 export function isEligibleToolPart(

@@ -2,22 +2,22 @@ import type { MessageEntry } from '../model/entry.js';
 import { ConfigError } from '../model/errors.js';
 import type { ToolPart } from '../model/parts.js';
 
-/** What a pruned tool output becomes in the model's view (seeds 000 and 001, verbatim). */
+/** What a pruned tool output becomes in the model's view (Qwery and opencode, verbatim). */
 export const PRUNE_PLACEHOLDER = '[Old tool result content cleared]';
 
 export type PrunableState = 'completed' | 'error';
 
 /**
- * Tool-output pruning ("soft compaction"). Every knob on which seeds 000 and 001 disagree is an
- * option (SEED-READINGS C-09..C-16); `prune: false` is handled by the caller, which then never plans.
+ * Tool-output pruning ("soft compaction"). Every knob on which Qwery and opencode disagree is an
+ * option; `prune: false` is handled by the caller, which then never plans.
  */
 export interface PruneOptions {
-  /** Newest eligible tool-output tokens kept (seed 000/001 PROTECT). */
+  /** Newest eligible tool-output tokens kept (Qwery and opencode PROTECT). */
   protectTokens?: number;
-  /** Prune only when the prunable total beats this (seed 000/001 MIN_PRUNE). */
+  /** Prune only when the prunable total beats this (Qwery and opencode MIN_PRUNE). */
   minimumTokens?: number;
   /**
-   * The newest N user turns are never pruned and do not count toward `protectTokens` (A001-04).
+   * The newest N user turns are never pruned and do not count toward `protectTokens`.
    * A turn is a user message and everything after it; 0 disables the rule (the 000 preset).
    */
   protectTurns?: number;
@@ -26,29 +26,29 @@ export interface PruneOptions {
    * default); 'any-user' counts every user-role message, as opencode does (001 preset).
    */
   turnCounting?: 'real' | 'any-user';
-  /** Tool names never pruned: their output acts as instructions (C-16). */
+  /** Tool names never pruned: their output acts as instructions. */
   protectedTools?: string[];
   /** Extra protection decided by the application. */
   isProtected?: (part: ToolPart, entry: MessageEntry) => boolean;
-  /** Tool states whose output may be pruned (C-15: 000 both, 001 completed only). */
+  /** Tool states whose output may be pruned (000 both, 001 completed only). */
   prunableStates?: PrunableState[];
   /**
-   * The part whose estimate takes the protected total to the threshold (C-11).
-   * 'protect' (seed 000): parts are protected while the total is below `protectTokens`, so the part
+   * The part whose estimate takes the protected total to the threshold.
+   * 'protect' (Qwery): parts are protected while the total is below `protectTokens`, so the part
    * that reaches it (≥) is kept — one huge part is kept whole (overshoot).
-   * 'prune' (seed 001, A001-05): the part that takes the total strictly over is pruned.
+   * 'prune' (opencode): the part that takes the total strictly over is pruned.
    */
   crossing?: 'protect' | 'prune';
-  /** At a part already marked: 'stop' scanning (001, idempotence boundary) or 'skip' it (000, C-13). */
+  /** At a part already marked: 'stop' scanning (001, idempotence boundary) or 'skip' it (000). */
   onMarked?: 'stop' | 'skip';
-  /** At a summary or pivot: 'stop' scanning (001) or 'skip' it and scan older entries (000, C-14). */
+  /** At a summary or pivot: 'stop' scanning (001) or 'skip' it and scan older entries (000). */
   onSummary?: 'stop' | 'skip';
-  /** How the prunable total is compared with `minimumTokens` (C-12; both seeds' prose say '>'). */
+  /** How the prunable total is compared with `minimumTokens` (both seeds' prose say '>'). */
   minimumComparison?: '>' | '>=';
   /**
    * 'hide' (001, default): only `compactedAt` is set; storage keeps the output, the view shows the
-   * placeholder. 'erase' (000, C-09): the stored output or error becomes the placeholder and the
-   * attachments are cleared (A000-14), to free storage.
+   * placeholder. 'erase' (000): the stored output or error becomes the placeholder and the
+   * attachments are cleared, to free storage.
    */
   mode?: 'hide' | 'erase';
   /** Text that stands for a pruned output. */
@@ -58,7 +58,7 @@ export interface PruneOptions {
 export type ResolvedPruneOptions = Required<Omit<PruneOptions, 'isProtected'>> &
   Pick<PruneOptions, 'isProtected'>;
 
-/** condense's defaults (DESIGN "Defaults": Pruning). */
+/** condense's defaults. */
 export const DEFAULT_PRUNE_OPTIONS: ResolvedPruneOptions = {
   protectTokens: 40_000,
   minimumTokens: 20_000,
@@ -75,9 +75,11 @@ export const DEFAULT_PRUNE_OPTIONS: ResolvedPruneOptions = {
 };
 
 /**
- * Seed 000: window filled by tool output only (A000-02) with overshoot (A000-03), no turn rule
- * (A000-02 keeps the reference's last-turn exclusion as an option, off here), errored outputs
- * prunable, marked parts and summaries skipped, '>' (A000-04), stored output erased (C-09).
+ * Qwery: window filled by tool output only with overshoot, no turn rule (its reference code's
+ * last-turn exclusion is an option, off here), errored outputs
+ * prunable, marked parts and summaries skipped, '>', stored output erased. Its protected tools:
+ * `skill` by name and, as its text says, parts whose type starts with `tool-` (the AI SDK's
+ * static tool parts) by prefix; `dynamic-tool` and plain `tool` parts are pruned.
  */
 export const PRUNE_SEED_000: PruneOptions = {
   protectTokens: 40_000,
@@ -85,6 +87,7 @@ export const PRUNE_SEED_000: PruneOptions = {
   protectTurns: 0,
   turnCounting: 'real',
   protectedTools: ['skill'],
+  isProtected: (part) => part.aiSdkKind === 'static',
   prunableStates: ['completed', 'error'],
   crossing: 'protect',
   onMarked: 'skip',
@@ -95,8 +98,8 @@ export const PRUNE_SEED_000: PruneOptions = {
 };
 
 /**
- * Seed 001 §5.1 as opencode does it: last 2 user messages of any kind protected (A001-04), the
- * crossing part pruned (A001-05), completed outputs only, stop at marks and at the summary pivot,
+ * opencode: last 2 user messages of any kind protected, the
+ * crossing part pruned, completed outputs only, stop at marks and at the summary pivot,
  * marks only (the view shows the placeholder).
  */
 export const PRUNE_SEED_001: PruneOptions = {

@@ -25,7 +25,7 @@ export interface PrunePlan {
 type Stop = { at: 'pivot' | 'marked'; entryId: string } | null;
 
 /**
- * Decides which tool outputs to prune (seeds 000/001 §5), without touching anything.
+ * Decides which tool outputs to prune (Qwery and opencode), without touching anything.
  *
  * `entries` are in log order, typically the active window. The scan walks back from the newest
  * entry: the newest `protectTurns` user turns are skipped (neither counted nor pruned); then each
@@ -91,7 +91,7 @@ export function planPruneScan(newestFirst: Iterable<Entry>, opts: ResolvedPruneO
 }
 
 /**
- * C-11: whether a part belongs to the protect window, given the eligible tokens `seenNewer` of the
+ * Whether a part belongs to the protect window, given the eligible tokens `seenNewer` of the
  * parts after it. Once one part falls outside, every older one does too (the total only grows).
  */
 function keepsInWindow(seenNewer: number, tokens: number, opts: ResolvedPruneOptions): boolean {

@@ -18,10 +18,10 @@ export type PruneTriggerOptions = Pick<
  * With the default crossing ('protect') the window keeps at least `protectTokens`, so a plan can
  * only beat the minimum when the total exceeds `protectTokens + minimumTokens`. With 'prune' (seed
  * 001) the window may keep less than `protectTokens` (down to nothing when the newest part alone is
- * over it), so the only safe gate is the total beating `minimumTokens`: seed 001 plans after every
+ * over it), so the only safe gate is the total beating `minimumTokens`: opencode plans after every
  * loop anyway.
  *
- * Why pruning happens in batches (TESTING item 12, prompt caches): a prune marks every eligible
+ * Why pruning happens in batches (prompt caches): a prune marks every eligible
  * part older than the protect window, so the total falls back to about `protectTokens` (plus what
  * protected turns and tools hold). The planner never marks `minimumTokens` or less, so the next
  * prune needs more than `minimumTokens` of output to have left the window, i.e. roughly that much

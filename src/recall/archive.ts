@@ -1,11 +1,11 @@
 import { renderEntry } from '../compact/transcript.js';
 import type { CompactionEntry, Entry, MessageEntry } from '../model/entry.js';
 import type { Part } from '../model/parts.js';
-import type { Session } from '../session/session.js';
+import type { SessionHandle } from '../session/handle.js';
 import type { Store } from '../store/store.js';
 
 /**
- * Seed 003's archive, for any store: what the latest compaction summarized that no earlier summary
+ * Pegasus's archive, for any store: what the latest compaction summarized that no earlier summary
  * did — its entries from the previous compaction (whose summary opens it, as the seed's archive
  * file opens with the previous summary line) up to the compaction itself. On the JSONL store this
  * is exactly the archive file the summary line names.
@@ -23,7 +23,7 @@ type ArchiveNaming = Store & { archiveOf(sessionId: string, pivotId: string): Pr
 const namesArchives = (store: Store): store is ArchiveNaming =>
   typeof (store as Partial<ArchiveNaming>).archiveOf === 'function';
 
-export async function latestSpan(session: Session): Promise<LatestSpan | null> {
+export async function latestSpan(session: SessionHandle): Promise<LatestSpan | null> {
   const { pivotId } = session.record.state;
   if (pivotId === null) return null;
   const store = session.log.store;
@@ -36,7 +36,7 @@ export async function latestSpan(session: Session): Promise<LatestSpan | null> {
   return { pivot, fromSeq, name };
 }
 
-/** Seed 003's answer when nothing was archived yet. */
+/** Pegasus's answer when nothing was archived yet. */
 export const NO_ARCHIVE = 'No archived session: this conversation has not been compacted yet.';
 
 export interface ArchivedEntry {
@@ -64,7 +64,7 @@ export type ArchiveRead =
     };
 
 export interface ArchiveRequest {
-  /** Must name the latest archive if given (A003-09): anything else is refused. */
+  /** Must name the latest archive if given: anything else is refused. */
   file?: string;
   /** First and last seq to read, inclusive. */
   from?: number;
@@ -84,7 +84,7 @@ const DEFAULT_LIMITS: Required<PageLimits> = { entries: 20, chars: 24_000, entry
 
 /** One page of the latest archive, or why not. Never reads an older archive or outside the session. */
 export async function readLatestArchive(
-  session: Session,
+  session: SessionHandle,
   request: ArchiveRequest = {},
   limits: PageLimits = {},
 ): Promise<ArchiveRead> {

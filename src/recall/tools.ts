@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { JsonObject, JsonValue } from '../model/json.js';
-import type { Session } from '../session/session.js';
+import type { SessionHandle } from '../session/handle.js';
 import { archivedText, type LatestSpan, latestSpan, type PageLimits, readLatestArchive } from './archive.js';
 import { type HistorySearch, searchSession } from './search.js';
 
 /**
- * The agent's way back to what compaction took out of its context (issue 12 §4), as plain tool
+ * The agent's way back to what compaction took out of its context (the recall tools), as plain tool
  * specs any framework can register: a name, a description, a JSON schema of the input, and an
  * `execute` that checks its input and never throws for bad input (the model gets `{ error }`).
  */
@@ -57,7 +57,7 @@ const SEARCH_DESCRIPTION =
   '(in «») in their sentence, and says how to read the entry: ' +
   'with session_archive_read (the latest archive) or history_search {entryId}.';
 
-export function recallToolSpecs(session: Session, opts: RecallOptions = {}): RecallToolSpec[] {
+export function recallToolSpecs(session: SessionHandle, opts: RecallOptions = {}): RecallToolSpec[] {
   const search = opts.search ?? session.log.store;
   return [
     spec('session_archive_read', ARCHIVE_DESCRIPTION, archiveInput, async (input) => {
@@ -114,7 +114,11 @@ interface Place {
   read: { tool: RecallToolSpec['name']; input: JsonObject } | null;
 }
 
-function where(session: Session, hit: { entryId: string; seq: number }, span: LatestSpan | null): Place {
+function where(
+  session: SessionHandle,
+  hit: { entryId: string; seq: number },
+  span: LatestSpan | null,
+): Place {
   if (hit.seq >= session.record.state.activeFromSeq) return { where: 'context', read: null };
   if (span !== null && hit.seq >= span.fromSeq && hit.seq < span.pivot.seq)
     return {
@@ -125,7 +129,7 @@ function where(session: Session, hit: { entryId: string; seq: number }, span: La
 }
 
 async function readEntry(
-  session: Session,
+  session: SessionHandle,
   entryId: string,
   span: LatestSpan | null,
   chars = 16_000,

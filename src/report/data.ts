@@ -1,9 +1,10 @@
 import type { Entry } from '../model/entry.js';
+import { type ContextBreakdown, contextBreakdown } from '../session/breakdown.js';
 import type { StoredEvent } from '../store/events.js';
 import type { SessionSummary } from '../store/store.js';
+import type { TokenEstimate } from '../tokens/index.js';
 import type { CompactionView } from './compactions.js';
 import { type ForkNode, forkTree, type LedgerView, ledgerView } from './family.js';
-import { type WindowFill, windowFill } from './fill.js';
 import type { Replayed, Series } from './replay.js';
 
 /**
@@ -31,7 +32,8 @@ export interface ReportData {
   /** How many requests' sizes the provider reported. */
   reported: number;
   compactions: PackedCompaction[];
-  fill: WindowFill;
+  /** What fills the window now: the rows `condense stats` shows, adding up to the next prompt. */
+  fill: ContextBreakdown;
   turns: TurnColumns;
   forks: ForkNode;
   ledger: LedgerView;
@@ -75,6 +77,8 @@ export interface ReportInput {
   session: ReportData['session'];
   budget: ReportData['budget'];
   next: ReportData['next'];
+  /** The session's estimate of the next prompt, as the breakdown apportions it. */
+  estimate: TokenEstimate;
   overheadRaw: number;
   systemTokens: number;
   sessions: readonly SessionSummary[];
@@ -96,12 +100,12 @@ export function reportData(input: ReportInput): ReportData {
     basis: reported.map((r) => (r ? '1' : '0')).join(''),
     reported: reported.filter(Boolean).length,
     compactions: compactions.map((c) => packCompaction(c, strings)),
-    fill: windowFill({
-      active: input.active,
-      systemTokens: input.systemTokens,
-      toolsTokens: Math.max(0, input.overheadRaw - input.systemTokens),
-      estimate: input.next.tokens,
-      window: input.budget.window,
+    fill: contextBreakdown({
+      systemRaw: input.systemTokens,
+      toolsRaw: Math.max(0, input.overheadRaw - input.systemTokens),
+      entries: input.active,
+      estimate: input.estimate,
+      contextWindow: input.budget.window,
       usable: input.budget.usable,
       trigger: input.budget.trigger,
     }),

@@ -1,4 +1,3 @@
 // The HTML report of a session: `report()` for the library, `condense report` for the CLI.
 export type { ReportData } from './data.js';
-export type { WindowFill } from './fill.js';
 export { report, reportOf } from './report.js';

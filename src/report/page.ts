@@ -1,8 +1,8 @@
+import type { BreakdownKey, ContextBreakdown } from '../session/breakdown.js';
 import { chartSvg } from './chart.js';
 import { CLIENT } from './client.js';
 import type { ReportData } from './data.js';
 import type { ForkNode, LedgerView } from './family.js';
-import type { WindowFill } from './fill.js';
 import { STYLE } from './style.js';
 import { esc, packedJson, tokens } from './text.js';
 
@@ -77,57 +77,42 @@ function compactionTable(data: ReportData): string {
   return `<div class="scroll"><table><thead><tr><th class="num">#</th><th>when (UTC)</th><th class="num">tokens before</th><th class="num">after</th><th class="num">change</th><th>summarizer</th><th>how</th><th>summarized</th><th>kept verbatim</th><th class="num">quotes</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
-const COLORS: Record<string, string> = {
+/** A colour per breakdown row (the keys `condense stats` uses). */
+const COLORS: Record<BreakdownKey, string> = {
   system: '#6d7b8f',
   tools: '#a3adbb',
   summary: '#d2453b',
   user: '#2f9e62',
   assistant: '#2f6fde',
-  'tool outputs': '#e39b22',
-  unattributed: '#c9a7ea',
-  free: 'transparent',
+  'tool-results': '#e39b22',
+  unstored: '#c9a7ea',
 };
 
-function fillSection(fill: WindowFill): string {
-  const outputs = Object.values(fill.toolOutputs).reduce((a, b) => a + b, 0);
-  const segments: [string, number][] = [
-    ['system', fill.system],
-    ['tools', fill.tools],
-    ['summary', fill.summary],
-    ...Object.entries(fill.messages).map(([role, t]): [string, number] => [role, t]),
-    ['tool outputs', outputs],
-    ['unattributed', fill.unattributed],
-  ];
-  const scale = Math.max(fill.window, fill.used + fill.unattributed, 1);
+function fillSection(fill: ContextBreakdown): string {
+  const window = fill.contextWindow;
+  const scale = Math.max(window, fill.total, 1);
   const pct = (t: number) => `${((t / scale) * 100).toFixed(2)}%`;
-  const bar = segments
-    .filter(([, t]) => t > 0)
+  const bar = fill.rows
+    .filter((r) => r.tokens > 0)
     .map(
-      ([name, t]) =>
-        `<div style="width:${pct(t)};background:${COLORS[name] ?? '#7fb0a0'}" title="${esc(name)}: ${num(t)}"></div>`,
+      (r) =>
+        `<div style="width:${pct(r.tokens)};background:${COLORS[r.key]}" title="${esc(r.label)}: ${num(r.tokens)}"></div>`,
     )
     .join('');
   const trigger =
     fill.trigger !== null && fill.trigger > 0
       ? `<span class="trigger-line" style="left:${pct(fill.trigger)}" title="trigger ${num(fill.trigger)}"></span>`
       : '';
-  const label: Record<string, string> = {
-    unattributed: 'beyond the local estimate (provider count, calibrated)',
-    summary: 'summary',
-  };
-  const row = (name: string, t: number, indent = false) =>
-    `<tr><td>${indent ? '&nbsp;&nbsp;&nbsp;&nbsp;' : `<span class="swatch" style="background:${COLORS[name] ?? '#7fb0a0'}"></span>`}${esc(label[name] ?? name)}</td><td class="num">${num(t)}</td><td class="num">${fill.window > 0 ? ((t / fill.window) * 100).toFixed(1) : '—'}%</td></tr>`;
-  const rows = [
-    ...segments.slice(0, -2).map(([name, t]) => row(name, t)),
-    row('tool outputs', outputs),
-    ...Object.entries(fill.toolOutputs)
-      .sort((a, b) => b[1] - a[1])
-      .map(([tool, t]) => row(tool, t, true)),
-    row('unattributed', fill.unattributed),
-    row('free', fill.free),
-  ];
+  const share = (t: number) => (window > 0 ? `${((t / window) * 100).toFixed(1)}%` : '—');
+  const row = (label: string, t: number, swatch: string | null) =>
+    `<tr><td>${swatch === null ? '&nbsp;&nbsp;&nbsp;&nbsp;' : `<span class="swatch" style="background:${swatch}"></span>`}${esc(label)}</td><td class="num">${num(t)}</td><td class="num">${share(t)}</td></tr>`;
+  const rows = fill.rows.flatMap((r) => [
+    row(r.label, r.tokens, COLORS[r.key]),
+    ...(r.byTool ?? []).map((t) => row(t.name, t.tokens, null)),
+  ]);
+  if (fill.free !== null) rows.push(row('Free', fill.free, 'transparent'));
   return `<div class="bar" id="fill-bar">${bar}${trigger}</div>
-<p class="muted">Estimated tokens of what the next request holds, against the window of ${num(fill.window)}${fill.trigger !== null ? ` (compaction at ${num(fill.trigger)})` : ''}.</p>
+<p class="muted">What the next request holds (${num(fill.total)} tokens, the session's own estimate, as <code>condense stats</code> shows it), against the window of ${num(window)}${fill.trigger !== null ? ` (compaction at ${num(fill.trigger)})` : ''}.</p>
 <table id="fill-table"><thead><tr><th>part</th><th class="num">tokens</th><th class="num">of window</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 

@@ -38,40 +38,47 @@ export interface Quote {
   source: number;
 }
 
+/** Characters hashed at each sampled position of a text; positions are STEP apart. */
+const WINDOW = 8;
+const STEP = 8;
+
 /**
  * Finds each piece in `texts` (one per summarized message, the previous summary first when there
- * is one) in one pass over them, whatever their length: a rolling hash of every MIN_QUOTE_CHARS
- * window is looked up among the pieces' first windows (a bit table first, so most windows cost a
- * few operations), and a hit is checked character for character. A piece that is part of a longer
- * piece already found is not listed again.
+ * is one) in one pass over them, whatever their length. Only every STEP-th position of a text is
+ * hashed: a piece (at least MIN_QUOTE_CHARS long) found at position t covers one such position
+ * within its first STEP characters, and the WINDOW characters from there lie inside the piece, so
+ * the pieces' windows at offsets 0..STEP-1 are indexed (a bit table first, so most positions cost
+ * a few operations) and a hit is checked character for character from where the piece would
+ * start. A piece that is part of a longer piece already found is not listed again.
  */
 export function findQuotes(pieces: readonly string[], texts: readonly string[]): Quote[] {
-  const w = MIN_QUOTE_CHARS;
-  const heads = new Map<number, number[]>();
+  const heads = new Map<number, [piece: number, offset: number][]>();
   const bits = new Uint8Array(1 << 17);
+  let missing = 0;
   pieces.forEach((piece, i) => {
-    if (piece.length < w) return;
-    const h = hashOf(piece, w);
-    heads.set(h, [...(heads.get(h) ?? []), i]);
-    bits[(h >>> 3) & 0x1ffff]! |= 1 << (h & 7);
+    if (piece.length < MIN_QUOTE_CHARS) return;
+    missing++;
+    for (let offset = 0; offset < STEP; offset++) {
+      const h = hashAt(piece, offset);
+      const list = heads.get(h);
+      if (list) list.push([i, offset]);
+      else heads.set(h, [[i, offset]]);
+      bits[(h >>> 3) & 0x1ffff]! |= 1 << (h & 7);
+    }
   });
   const first: (Quote | undefined)[] = new Array(pieces.length);
-  let missing = heads.size === 0 ? 0 : pieces.filter((p) => p.length >= w).length;
-  const drop = powMod(BASE, w - 1);
   texts.forEach((text, source) => {
-    if (missing === 0 || text.length < w) return;
-    let h = hashOf(text, w);
-    for (let at = 0; ; at++) {
-      if ((bits[(h >>> 3) & 0x1ffff]! & (1 << (h & 7))) !== 0) {
-        for (const i of heads.get(h) ?? []) {
-          if (first[i] === undefined && text.startsWith(pieces[i]!, at)) {
-            first[i] = { text: pieces[i]!, source };
-            missing--;
-          }
+    if (missing === 0 || text.length < MIN_QUOTE_CHARS) return;
+    for (let at = 0; at + WINDOW <= text.length; at += STEP) {
+      const h = hashAt(text, at);
+      if ((bits[(h >>> 3) & 0x1ffff]! & (1 << (h & 7))) === 0) continue;
+      for (const [i, offset] of heads.get(h) ?? []) {
+        const start = at - offset;
+        if (start >= 0 && first[i] === undefined && text.startsWith(pieces[i]!, start)) {
+          first[i] = { text: pieces[i]!, source };
+          missing--;
         }
       }
-      if (at + w >= text.length) break;
-      h = (Math.imul(h - Math.imul(text.charCodeAt(at), drop), BASE) + text.charCodeAt(at + w)) | 0;
     }
   });
   const found: Quote[] = [];
@@ -84,15 +91,9 @@ export function findQuotes(pieces: readonly string[], texts: readonly string[]):
 
 const BASE = 0x01000193;
 
-/** Polynomial hash of the first `w` characters, modulo 2^32 (Math.imul wraps like the rolling step). */
-function hashOf(text: string, w: number): number {
+/** Polynomial hash of the WINDOW characters from `at`, modulo 2^32. */
+function hashAt(text: string, at: number): number {
   let h = 0;
-  for (let i = 0; i < w; i++) h = (Math.imul(h, BASE) + text.charCodeAt(i)) | 0;
+  for (let i = at; i < at + WINDOW; i++) h = (Math.imul(h, BASE) + text.charCodeAt(i)) | 0;
   return h;
-}
-
-function powMod(base: number, exp: number): number {
-  let r = 1;
-  for (let i = 0; i < exp; i++) r = Math.imul(r, base);
-  return r;
 }

@@ -47,7 +47,7 @@ export interface ReplayOptions {
   overheadRaw: number;
   /** The session's estimator: measures a pruned output's size before its prune. */
   estimator: Estimator;
-  /** Seed 003's plain local estimate (no calibration, no overhead). */
+  /** Pegasus's plain local estimate (no calibration, no overhead). */
   local?: boolean;
   /** The first seq of the current view: turns from there on are "in view". */
   activeFromSeq?: number;

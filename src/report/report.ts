@@ -10,8 +10,12 @@ import { Replay } from './replay.js';
 
 /** How many ledger events a report lists besides those the session quoted (the ledger's cap). */
 const LEDGER_EVENTS = 1_000;
-/** Entries read from the store at a time. */
-const PAGE = 2_000;
+/**
+ * Entries read from the store at a time. Small pages let a page's strings die young: at 2,000 a
+ * page (~9 MB of content) outlived the young generation and garbage collection cost 2.2 s of a
+ * 100,000-entry report, at 250 it costs 1.4 s.
+ */
+const PAGE = 250;
 
 /**
  * An HTML report of a stored session, as one self-contained file (no network): the prompt size of
@@ -86,6 +90,7 @@ export async function reportOf(
             ? 'calibrated estimate'
             : 'estimate, uncalibrated',
     },
+    estimate: next,
     overheadRaw: session.overheadRaw,
     systemTokens: config.system ? config.estimator.text(config.system) : 0,
     sessions,

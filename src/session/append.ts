@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
-import type { LateToolResult } from '../integrations/ai-sdk/calls.js';
-import { fromModelMessages, isModelMessage } from '../integrations/ai-sdk/model-messages.js';
+import type { LateToolResult } from '../model/ai-sdk/calls.js';
+import { fromModelMessages, isModelMessage } from '../model/ai-sdk/messages.js';
 import type { Entry } from '../model/entry.js';
 import { InputError } from '../model/errors.js';
 import type { Message } from '../model/message.js';

@@ -10,7 +10,7 @@ import {
 } from '../compact/index.js';
 import { buildCompactionEntry } from '../model/build.js';
 import { type CompactionEntry, type Entry, isMessageEntry, type MessageEntry } from '../model/entry.js';
-import type { Session } from './session.js';
+import type { StepContext } from './step-context.js';
 import { pagesForward } from './window-read.js';
 
 /**
@@ -35,7 +35,7 @@ export interface ChunkOptions {
  * written here: a failed chunk leaves the session as it was.
  */
 export async function planHeldInPart(
-  session: Session,
+  session: StepContext,
   options: PlanOptions,
   opts: ChunkOptions,
 ): Promise<CompactionPlan | NothingToCompact> {
@@ -70,7 +70,7 @@ export async function planHeldInPart(
   return isNothingToCompact(plan) && running !== null ? planCompaction(window, { keepNone: true }) : plan;
 }
 
-async function latestPivot(session: Session): Promise<CompactionEntry | null> {
+async function latestPivot(session: StepContext): Promise<CompactionEntry | null> {
   const { pivotId } = session.log.record.state;
   if (pivotId === null) return null;
   const entry =
@@ -81,7 +81,7 @@ async function latestPivot(session: Session): Promise<CompactionEntry | null> {
 
 /** One chunk summarized on top of the running summary: the next running summary (never stored). */
 async function summarizeChunk(
-  session: Session,
+  session: StepContext,
   running: CompactionEntry | null,
   chunk: MessageEntry[],
   opts: ChunkOptions,

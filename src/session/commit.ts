@@ -2,8 +2,8 @@ import { type CompactionPlan, isMarkerOnly, LAST_REQUEST_PREFIX, NoProgressError
 import { buildCompactionEntry } from '../model/build.js';
 import type { CompactionEntry, Entry, Pivot, PivotDetails } from '../model/entry.js';
 import type { Message } from '../model/message.js';
-import type { Session } from './session.js';
 import { afterPivot, currentCalibration } from './state.js';
+import type { StepContext } from './step-context.js';
 
 /**
  * The second half of a compaction, shared by the one that summarizes on the agent's path and the
@@ -35,7 +35,7 @@ export interface CompactionFigures {
   calibrated: boolean;
 }
 
-export function compactionFigures(session: Session): CompactionFigures {
+export function compactionFigures(session: StepContext): CompactionFigures {
   const { config, log } = session;
   const estimate = session.estimate();
   // Besides the declared system prompt and tools, the provider counted tokens the log cannot
@@ -79,7 +79,7 @@ export type Committed =
   | { dropped: 'raced' | 'stale' | 'not-enough' };
 
 export async function commitPivot(
-  session: Session,
+  session: StepContext,
   draft: PivotDraft,
   checks: CommitChecks = {},
 ): Promise<Committed> {
@@ -112,7 +112,10 @@ export async function commitPivot(
       pivot,
       { sessionId: record.id, seq: record.nextSeq, parentId: record.headId, createdAt: config.now() },
       config.estimator,
+      config.compaction.countSummary?.(pivot.summary, config.estimator),
     );
+    // A compaction of nothing but the summary call's prompt stands for what precedes it: itself.
+    if (pivot.summarizedThroughId === '') pivot.summarizedThroughId = entry.id;
     const visible = firstKept
       ? active.filter((e) => e.seq >= firstKept.seq && e.kind === 'message' && !isMarkerOnly(e))
       : [];
@@ -122,7 +125,10 @@ export async function commitPivot(
       committed = { dropped: 'not-enough' };
       return null;
     }
-    if (tokensAfter >= tokensBefore) throw new NoProgressError({ tokensBefore, predictedAfter: tokensAfter });
+    // A compaction of no message (Mistral Vibe's `[system]` alone) is asked for its own sake.
+    const empty = plan.toSummarize.length === 0;
+    if (tokensAfter >= tokensBefore && !empty)
+      throw new NoProgressError({ tokensBefore, predictedAfter: tokensAfter });
     pivot.tokensAfter = tokensAfter;
     committed = { pivot: entry, tokensBefore, tokensAfter };
     return { append: [entry], state: afterPivot(record.state, entry, visible, firstKept?.seq ?? entry.seq) };
@@ -132,11 +138,11 @@ export async function commitPivot(
 
 /**
  * The summary as stored: the preset's `formatSummary`, else the text with the user's latest
- * request appended verbatim when neither the kept tail nor the text carries it (issue 4 §5,
- * seed 004's last line).
+ * request appended verbatim when neither the kept tail nor the text carries it (as Mistral Vibe's
+ * last line does).
  */
 export function storedSummary(
-  session: Session,
+  session: StepContext,
   text: string,
   plan: CompactionPlan,
   spanView: () => Message[],
@@ -175,7 +181,7 @@ function pivotOf(draft: PivotDraft, tokensBefore: number, markerId: string | und
 function firstKeptEntry(active: Entry[], plan: CompactionPlan): Entry | undefined {
   if (plan.firstKeptId) return active.find((e) => e.id === plan.firstKeptId);
   const through = active.find((e) => e.id === plan.summarizedThroughId);
-  return active.find(
-    (e) => through !== undefined && e.seq > through.seq && e.kind === 'message' && !isMarkerOnly(e),
-  );
+  // An empty span summarized through the pivot being written: what arrived meanwhile is all kept.
+  const after = through?.seq ?? (plan.summarizedThroughId === '' ? -1 : Number.POSITIVE_INFINITY);
+  return active.find((e) => e.seq > after && e.kind === 'message' && !isMarkerOnly(e));
 }

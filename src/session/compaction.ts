@@ -1,3 +1,4 @@
+import { compactionLimit } from '../budget/index.js';
 import {
   buildSummaryRequest,
   type CompactionPlan,
@@ -25,8 +26,9 @@ import { planHeldInPart } from './cold-window.js';
 import { type CompactionOutcome, commitPivot, compactionFigures, storedSummary } from './commit.js';
 import { withEarlierRequests } from './earlier-requests.js';
 import { finishCompaction } from './finish.js';
-import type { Session } from './session.js';
-import { seedCall, summarizedView } from './summary-input.js';
+import { seedCall } from './seed-call.js';
+import type { StepContext } from './step-context.js';
+import { summarizedView } from './summary-input.js';
 
 export type { CompactionOutcome } from './commit.js';
 export { CONTINUE_MESSAGE } from './finish.js';
@@ -36,7 +38,7 @@ export { CONTINUE_MESSAGE } from './finish.js';
  * write; any failure before that leaves the session exactly as it was.
  */
 export async function runCompaction(
-  session: Session,
+  session: StepContext,
   opts: {
     auto: boolean;
     instructions?: string;
@@ -50,7 +52,7 @@ export async function runCompaction(
   const previousPivotId = log.record.state.pivotId;
   const figures = compactionFigures(session);
   const { tokensBefore, ratio, overhead } = figures;
-  const limit = config.budget.limit;
+  const limit = compactionLimit(config.budget);
   const instructions = compactionInstructions(session, opts.instructions);
   const counter = budgetEstimator({
     model: config.model,
@@ -117,7 +119,7 @@ export async function runCompaction(
   let view: Message[] | undefined;
   const spanView = () => (view ??= summarizedView(config, log.active, plan));
   if (summaryCall) {
-    // A001-09: extra instructions follow the seed's own with a blank line.
+    // Extra instructions follow the preset's own prompt after a blank line.
     const prompt = [summaryCall.prompt, instructions].filter(Boolean).join('\n\n') || undefined;
     request.call = seedCall({ ...summaryCall, prompt }, spanView(), session.sentContext);
   }
@@ -168,7 +170,7 @@ export async function runCompaction(
 }
 
 /** The configured instructions for every summary, then this compaction's own. */
-export function compactionInstructions(session: Session, own?: string): string | undefined {
+export function compactionInstructions(session: StepContext, own?: string): string | undefined {
   return [session.config.compaction.instructions, own].filter(Boolean).join('\n\n') || undefined;
 }
 
@@ -178,11 +180,11 @@ const MAX_TAIL_SHARE = 0.4;
 /**
  * The plan's options. By default the tail is whole turns, newest first, up to its share of the
  * target (in the log's raw tokens). A configured tail (a preset's, or `plan.keepTokens`) is kept,
- * capped by the room the budget leaves beside the fixed overhead: seed 002's 30,000 tokens suit a
+ * capped by the room the budget leaves beside the fixed overhead: Nexus's 30,000 tokens suit a
  * 200k window, but with a small one they would leave the context as full as before.
  */
 export function planOptions(
-  session: Session,
+  session: StepContext,
   room: number | null,
   ratio: number,
   target: number,
@@ -209,11 +211,11 @@ function tailTokens(plan: CompactionPlan, counter: Estimator): number {
  * compaction can help: FloorTooLargeError.
  */
 export function summaryBudget(
-  session: Session,
+  session: StepContext,
   plan: CompactionPlan,
   f: { target: number; counter: Estimator; overhead: number },
 ): SummaryBudget {
-  const limit = session.config.budget.limit;
+  const limit = compactionLimit(session.config.budget);
   const tail = tailTokens(plan, f.counter);
   const request = plan.requestInTail ? 0 : f.counter.text(plan.latestUserRequest ?? '');
   const floor = f.overhead + tail + request;
@@ -232,6 +234,6 @@ export function summaryBudget(
   return { tokens: Math.max(1, tokens), count: f.counter.text };
 }
 
-async function clearMarker(session: Session): Promise<void> {
+async function clearMarker(session: StepContext): Promise<void> {
   await session.log.mutate((record) => ({ append: [], state: { ...record.state, pendingMarkerId: null } }));
 }

@@ -2,7 +2,10 @@ import type { Decision } from '../budget/index.js';
 import type { FallbackReason } from '../compact/index.js';
 import type { CompactionEntry } from '../model/entry.js';
 import { maskSecrets } from '../model/secrets.js';
-import type { DiscardReason } from './background/controller.js';
+import type { StaleReason } from './background/job.js';
+
+/** Why a prepared summary was not applied. */
+export type DiscardReason = StaleReason | 'failed' | 'not-enough';
 
 export interface SessionEvents {
   overflow: { decision: Decision; markerId: string };

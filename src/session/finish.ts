@@ -3,15 +3,15 @@ import type { CompactionEntry } from '../model/entry.js';
 import type { Message } from '../model/message.js';
 import type { CompactionOutcome } from './commit.js';
 import { appendWrite } from './entries.js';
-import type { Session } from './session.js';
+import type { StepContext } from './step-context.js';
 import { viewOptions } from './summary-input.js';
 
-/** Seed 001 §4.3's synthetic message (X-03), off by default. */
+/** opencode's synthetic message, off by default. */
 export const CONTINUE_MESSAGE = 'Continue if you have next steps';
 
 /** After the pivot is written: what follows may fail without undoing or misreporting it. */
 export async function finishCompaction(
-  session: Session,
+  session: StepContext,
   pivot: CompactionEntry,
   done: { auto: boolean; summary: string; tokensBefore: number; tokensAfter: number; started: number },
 ): Promise<CompactionOutcome> {
@@ -33,7 +33,7 @@ export async function finishCompaction(
   return { status: 'compacted', pivot, summary, tokensBefore, tokensAfter, millis };
 }
 
-async function appendContinue(session: Session): Promise<void> {
+async function appendContinue(session: StepContext): Promise<void> {
   const setting = session.config.compaction.continueMessage;
   const text = typeof setting === 'string' ? setting : CONTINUE_MESSAGE;
   const message: Message = {
@@ -45,7 +45,7 @@ async function appendContinue(session: Session): Promise<void> {
 }
 
 /** After compaction the provider's last count is stale: use its count endpoint if one is configured. */
-async function recount(session: Session): Promise<void> {
+async function recount(session: StepContext): Promise<void> {
   const { countTokens } = session.config.compaction;
   if (!countTokens) return;
   // Count exactly what prepare() would send next.

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isMarkerOnly } from '../compact/turns.js';
 import { type CompactionEntry, type Entry, isCompactionEntry, latestPivot } from '../model/entry.js';
 import { emptySessionState, type SessionRecord } from '../model/session.js';
@@ -5,11 +6,11 @@ import type { Store } from '../store/store.js';
 import { stateFromEntries } from './state.js';
 
 /**
- * How a fork starts (seed 002 "Smart Forking"):
+ * How a fork starts (Nexus "Smart Forking"):
  * - 'exact' (default): the log as it stood at the fork point, pivots included, so the fork's view
  *   is exactly what the model saw then — no history from before a pivot leaks in.
  * - 'full': every message up to the fork point verbatim, no pivots ("full reconstruction").
- * - 'summary': seed 002's literal default (A002-07). If a later compaction summarized the fork point,
+ * - 'summary': Nexus's literal default. If a later compaction summarized the fork point,
  *   the fork keeps the log up to the fork point (full history stays traversable) and ends it with a
  *   pivot carrying that compaction's summary, so its view is that summary alone (it may mention
  *   turns after the fork point: `details.extra.forkedFromCompaction` says through which entry it
@@ -86,11 +87,16 @@ export async function writeFork(
   now: number,
 ): Promise<void> {
   if (await store.getSession(newId)) throw new Error(`cannot fork: session '${newId}' already exists`);
+  // A summary fork's pivot is the fork's own compaction, made now at the fork point: its turns
+  // continue from it, not from the source's compaction that came after that point.
+  const seeded = plan.fromSummary ? plan.entries.length - 1 : -1;
+  const ids = plan.entries.map((e, i) => (i === seeded ? randomUUID() : e.id));
   const entries: Entry[] = plan.entries.map((e, i) => ({
     ...structuredClone(e),
+    ...(i === seeded ? { id: ids[i]!, createdAt: now } : {}),
     sessionId: newId,
     seq: i,
-    parentId: i === 0 ? null : plan.entries[i - 1]!.id,
+    parentId: i === 0 ? null : ids[i - 1]!,
   }));
   const metadata = { ...source.metadata, forkedFrom: { session: source.id, entryId: atId, mode } };
   const record: SessionRecord = {

@@ -1,5 +1,4 @@
 // The session layer's public face; the root entry re-exports it whole.
-export type { DiscardReason } from './background/controller.js';
 export type { PrefixBasis, PreparedSummary, SummaryJob } from './background/job.js';
 export {
   type CompactionQueue,
@@ -8,8 +7,9 @@ export {
   type JobOutcome,
 } from './background/queue.js';
 export type { CompactionOutcome } from './compaction.js';
-export type { SessionEvents } from './events.js';
+export type { DiscardReason, SessionEvents } from './events.js';
 export type { ForkMode } from './fork.js';
+export type { SessionHandle } from './handle.js';
 export type {
   BackgroundSettings,
   CheckSettings,

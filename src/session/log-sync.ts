@@ -1,8 +1,7 @@
 import type { Entry } from '../model/entry.js';
 import type { SessionRecord, SessionState } from '../model/session.js';
 import type { Store } from '../store/store.js';
-import type { WindowBound } from './log.js';
-import { readTail } from './window-read.js';
+import { readTail, type WindowBound } from './window-read.js';
 
 /** The window held in memory and the seq it starts at (above activeFromSeq when only the tail is). */
 export interface Held {

@@ -5,23 +5,13 @@ import { withUpdates } from '../prune/apply.js';
 import { type PartsUpdate, type Store, VersionConflictError } from '../store/store.js';
 import { catchUp, loadWindow, lowestSeq, withRewrite } from './log-sync.js';
 import { DEFAULT_RETRY, type RetryPolicy, retryDelay } from './retry.js';
-import { pagesForward } from './window-read.js';
+import { pagesForward, type WindowBound } from './window-read.js';
 
 /** One write: new entries, or replaced parts, plus the session state after it. */
 export interface Write<E extends Entry = Entry> {
   append?: E[];
   update?: PartsUpdate[];
   state: SessionState;
-}
-
-/**
- * How much of a window a Log holds in memory: a window of more than `maxTokens` (a never-compacted
- * import, say) is held from its newest `tailTokens` on, and the rest is streamed from the store
- * when needed — by the compaction that the window's size makes due, or by `loadWhole`.
- */
-export interface WindowBound {
-  maxTokens: number;
-  tailTokens: number;
 }
 
 /**

@@ -12,14 +12,14 @@ import type { CompactionQueue } from './background/queue.js';
 import type { ForkMode } from './fork.js';
 
 export type PruneSettings = Partial<PruneOptions> & {
-  /** 'turn' (default): checked in every prepare(), acting in batches; 'open': when the session opens (seed 000). */
+  /** 'turn' (default): checked in every prepare(), acting in batches; 'open': when the session opens (Qwery). */
   when?: 'turn' | 'open';
 };
 
 export interface CompactionSettings {
   /**
-   * Default: an LLM summary by the session's own model when `model` is an AI SDK model (seed 001
-   * §4.2), else the extractive summarizer (offline, no model needed).
+   * Default: an LLM summary by the session's own model when `model` is an AI SDK model (opencode),
+   * else the extractive summarizer (offline, no model needed).
    */
   summarizer?: Summarizer;
   plan?: PlanOptions;
@@ -33,12 +33,12 @@ export interface CompactionSettings {
   targetTokens?: number;
   /** A cap on the summary's share of the target. */
   summaryTokens?: number;
-  /** Append seed 001's continue message after an automatic compaction; a string replaces the text. */
+  /** Append opencode's continue message after an automatic compaction; a string replaces the text. */
   continueMessage?: boolean | string;
   /** Extra instructions for every summary. */
   instructions?: string;
   /**
-   * A provider's token count (a count endpoint, or seed 004's 16-token probe request) of the
+   * A provider's token count (a count endpoint, or Mistral Vibe's 16-token probe request) of the
    * context after compaction, given exactly as prepare() would send it; undefined keeps the local
    * estimate.
    */
@@ -54,9 +54,15 @@ export interface CompactionSettings {
    */
   formatSummary?: (text: string, context: SummaryContext) => string;
   /**
+   * Tokens the stored summary counts for in the context (the pivot's own estimate, hence its
+   * `tokensAfter`), given the session's estimator. Default: its count of the text plus a
+   * message's framing.
+   */
+  countSummary?: (summary: string, estimator: Estimator) => number;
+  /**
    * The LLM summary call made of the conversation itself, as a seed makes it (system prompt, the
    * history as the model saw it, a final instruction). Default: a transcript of the summarized
-   * span under seed 001's prompts, chunked when too large.
+   * span under opencode's prompts, chunked when too large.
    */
   summaryCall?: SummaryCall;
   /**
@@ -79,10 +85,10 @@ export interface CompactionSettings {
   fallback?: boolean;
   /**
    * Show a queued compaction task as this question, in the context and in the summary call (seed
-   * 001 §6.3: "What did we do so far?"). Default: queued tasks are not shown.
+   * 001: "What did we do so far?"). Default: queued tasks are not shown.
    */
   markerQuestion?: string;
-  /** Store every compaction, manual ones too, as a task message first (seeds 000/001). Default false. */
+  /** Store every compaction, manual ones too, as a task message first (Qwery and opencode). Default false. */
   recordTask?: boolean;
   /**
    * After this many automatic compactions failed in a row, stop trying (event
@@ -101,31 +107,32 @@ export interface SummaryContext {
 }
 
 export interface CheckSettings {
-  /** Check real usage after every model step (seeds 000/001). Default true. */
+  /** Check real usage after every model step (Qwery and opencode). Default true. */
   afterStep?: boolean;
-  /** Check the hybrid estimate before every turn (seeds 003/004). Default true. */
+  /** Check the hybrid estimate before every turn (Pegasus and Mistral Vibe). Default true. */
   beforeTurn?: boolean;
-  /** Count the step's output tokens in the after-step total (seed 001: yes). Default true. */
+  /** Count the step's output tokens in the after-step total (opencode: yes). Default true. */
   countOutput?: boolean;
   /**
    * Count prompt tokens written to the provider's cache in the after-step total. Default true (they
-   * are in the prompt); seeds 000/001 count input + cache read + output only (C-05).
+   * are in the prompt); Qwery and opencode count input + cache read + output only.
    */
   countCacheWrite?: boolean;
   /**
    * Count the output's reasoning tokens in the after-step total. Default false: providers mostly
-   * do not resend a turn's reasoning, so it does not fill the next prompt. Seed 004 counts it.
+   * do not resend a turn's reasoning, so it does not fill the next prompt. Mistral Vibe counts it.
    */
   countReasoning?: boolean;
   /**
    * When the session opens, check the last step's stored usage; on overflow, compact before
-   * anything else (then the opening prune runs), as seed 000 does at every agent session start.
+   * anything else (then the opening prune runs), as Qwery does at every agent session start.
    */
   atOpen?: boolean;
   /**
    * The before-turn figure: 'calibrated' (default) scales local estimates by the ratio learned from
-   * reported usage and adds the declared overhead; 'local' is seed 003's: the last prompt tokens +
-   * the raw local estimate of what came since, or the local estimate of the session's entries.
+   * reported usage and adds the declared overhead; 'local' is Pegasus's: the last prompt tokens
+   * reported to this process + the raw local estimate of what came since, or (first call, after a
+   * restart or a compaction) the local estimate of the session's entries.
    */
   estimate?: 'calibrated' | 'local';
 }
@@ -163,6 +170,11 @@ export interface SessionOptions {
   model?: string | Exclude<LanguageModel, string>;
   /** Overrides of (or instead of) the model catalog's limits. */
   limits?: Partial<ModelLimits>;
+  /**
+   * A model table looked up instead of the catalog, by exact id (registered models still apply;
+   * an id it lacks gets the 128,000 fallback). The pegasus preset sets Pegasus's own table.
+   */
+  models?: Readonly<Record<string, ModelLimits>>;
   budget?: Omit<Partial<BudgetConfig>, 'contextWindow' | 'maxOutput' | 'inputLimit'>;
   estimator?: 'heuristic' | 'exact' | Estimator;
   /**
@@ -190,7 +202,7 @@ export interface SessionOptions {
   hooks?: SessionHooks;
   /** Prepare summaries in the background (off by default): see BackgroundSettings. */
   background?: false | BackgroundSettings;
-  /** How `fork` starts a new session when the call does not say (default 'exact'; seed 002: 'summary'). */
+  /** How `fork` starts a new session when the call does not say (default 'exact'; Nexus: 'summary'). */
   fork?: { mode?: ForkMode };
   /** Clock, for tests. */
   now?: () => number;

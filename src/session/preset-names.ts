@@ -37,7 +37,7 @@ export function resolvePresetName(input: string): PresetName | undefined {
 }
 
 /**
- * The store a preset's sessions go to where condense picks one for the user (the CLI): seed 003's
+ * The store a preset's sessions go to where condense picks one for the user (the CLI): Pegasus's
  * agent keeps `current.jsonl` and its timestamped archives, the others a SQLite file.
  */
 export function presetStore(name: PresetName | undefined): 'sqlite' | 'jsonl' {

@@ -9,8 +9,25 @@ import {
   shouldPlanPrune,
   withUpdates,
 } from '../prune/index.js';
-import type { Session } from './session.js';
 import { afterReplace } from './state.js';
+import type { StepContext } from './step-context.js';
+
+/** The unpruned tool-output total and log position at which a batched prune check found nothing. */
+export interface PruneCheck {
+  total: number;
+  nextSeq: number;
+}
+
+export interface PruneInput extends StepContext {
+  /** Where the last check stood: a batch is not planned again until the total or the log moved. */
+  readonly pruneCheckedAt: PruneCheck | null;
+}
+
+/** The prune's outcome (null: nothing was planned) and, after a write, where this check stood. */
+export interface PruneRun {
+  outcome: PruneOutcome | null;
+  checkedAt?: PruneCheck;
+}
 
 export interface PruneOutcome {
   dryRun: boolean;
@@ -24,31 +41,27 @@ export interface PruneOutcome {
  * the O(1) running total says a batch could be due, and not again until that total has grown.
  */
 export async function runPrune(
-  session: Session,
+  session: PruneInput,
   opts: { dryRun?: boolean; batch?: boolean },
-): Promise<PruneOutcome | null> {
+): Promise<PruneRun> {
   const config = session.config.prune;
-  if (!config) return null;
+  if (!config) return { outcome: null };
   const total = session.log.record.state.unprunedToolTokens;
   const nextSeq = session.log.record.nextSeq;
   const memo = session.pruneCheckedAt;
   // Nothing changed since the last check found nothing: neither the outputs nor the turns.
   const unchanged = memo !== null && memo.total === total && memo.nextSeq === nextSeq;
-  if (opts.batch && (!shouldPlanPrune(total, config) || unchanged)) return null;
+  if (opts.batch && (!shouldPlanPrune(total, config) || unchanged)) return { outcome: null };
   // A per-turn batch prunes what is held (a window held in part is about to be compacted); a
   // prune asked for outright covers the whole window.
   if (!opts.batch) await session.log.loadWhole();
   if (opts.dryRun) {
     const plan = planPrune(new PruneScope(session.log.active).toArray(), config);
-    return {
-      dryRun: true,
-      parts: plan.prune ? plan.marks.length : 0,
-      tokensSaved: plan.prune ? plan.prunableTokens : 0,
-      plan,
-    };
+    const parts = plan.prune ? plan.marks.length : 0;
+    return { outcome: { dryRun: true, parts, tokensSaved: plan.prune ? plan.prunableTokens : 0, plan } };
   }
-  // Seed 000 erases old outputs to free storage, summaries are skipped rather than a boundary
-  // (A000-07): outside the per-turn path, the scan then reaches entries before the window too.
+  // Qwery erases old outputs to free storage, summaries are skipped rather than a boundary:
+  // outside the per-turn path, the scan then reaches entries before the window too.
   const wholeLog = !opts.batch && config.mode === 'erase' && config.onSummary === 'skip';
   const older = wholeLog ? await olderThanWindow(session) : [];
   let outcome: PruneOutcome | null = null;
@@ -96,15 +109,12 @@ export async function runPrune(
     };
     return { update: updates, state };
   });
-  session.pruneCheckedAt = {
-    total: session.log.record.state.unprunedToolTokens,
-    nextSeq: session.log.record.nextSeq,
-  };
-  return outcome;
+  const { record } = session.log;
+  return { outcome, checkedAt: { total: record.state.unprunedToolTokens, nextSeq: record.nextSeq } };
 }
 
 /** Entries below the window that no whole-log scan has seen yet. */
-async function olderThanWindow(session: Session): Promise<Entry[]> {
+async function olderThanWindow(session: StepContext): Promise<Entry[]> {
   const { activeFromSeq, erasedBelowSeq = 0 } = session.log.record.state;
   if (activeFromSeq <= erasedBelowSeq) return [];
   return (await session.log.store.loadFrom(session.id, erasedBelowSeq)).filter((e) => e.seq < activeFromSeq);

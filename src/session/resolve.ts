@@ -4,7 +4,7 @@ import { extractiveSummarizer, llmSummarizer, type Summarizer } from '../compact
 import { type ResolvedPruneOptions, resolvePruneOptions } from '../prune/index.js';
 import type { Estimator } from '../tokens/estimator.js';
 import { estimatorByName } from '../tokens/exact.js';
-import { lookupModel, type ResolvedModel } from '../tokens/models.js';
+import { lookupInTable, lookupModel, type ResolvedModel } from '../tokens/models.js';
 import { ollamaNumCtx } from '../tokens/ollama.js';
 import type { CompactionQueue } from './background/queue.js';
 import type { CheckSettings, CompactionSettings, SessionHooks, SessionOptions } from './options.js';
@@ -58,7 +58,7 @@ export interface StoredSettings {
 export function resolveSession(options: SessionOptions, stored: StoredSettings = {}): ResolvedSession {
   const storedSystem = stored.system;
   const model = options.model === undefined ? (stored.model ?? 'unknown') : modelIdOf(options.model);
-  const modelInfo = lookupModel(model);
+  const modelInfo = options.models ? lookupInTable(model, options.models) : lookupModel(model);
   const numCtx = ollamaNumCtx(options.model);
   const limits = { ...modelInfo, ...(numCtx ? { contextWindow: numCtx } : {}), ...options.limits };
   const windowSource: ResolvedSession['windowSource'] =

@@ -1,8 +1,8 @@
 import { afterStepDecision, type Decision } from '../budget/index.js';
 import { isContextOverflowError, isMarkerOnly, overflowPromptTokens } from '../compact/index.js';
 import { type ContextFormat, IncrementalContext } from '../context/index.js';
-import { toolDefinitions } from '../integrations/ai-sdk/tools.js';
 import { Lineage, type Turn } from '../lineage/index.js';
+import { toolDefinitions } from '../model/ai-sdk/tools.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
 import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/message.js';
@@ -19,17 +19,13 @@ import { type CompactionOutcome, runCompaction } from './compaction.js';
 import { appendWrite, withCursor } from './entries.js';
 import { Emitter, type SessionEvents } from './events.js';
 import { type ForkMode, planFork, writeFork } from './fork.js';
+import { AutoCompactionGuard, DEFAULT_MAX_FAILURES } from './guard.js';
+import type { SessionHandle } from './handle.js';
 import { Log } from './log.js';
 import type { SessionOptions } from './options.js';
 import { TRUNCATE_SHARE, truncateOversized, WindowBytes } from './oversize.js';
-import {
-  AutoCompactionGuard,
-  DEFAULT_MAX_FAILURES,
-  type Prepared,
-  type PrepareInput,
-  prepareTurn,
-} from './prepare.js';
-import { type PruneOutcome, runPrune } from './prune.js';
+import { type Prepared, type PrepareInput, prepareTurn } from './prepare.js';
+import { type PruneCheck, type PruneOutcome, runPrune } from './prune.js';
 import { recordAndQuote } from './quote.js';
 import { overheadOf, type ResolvedSession, resolveSession } from './resolve.js';
 import { type SessionStart, startSession } from './start.js';
@@ -48,10 +44,12 @@ import { lateResultWrite, NoWaitingCallError, toolResultWrite } from './tool-res
 import { WindowNotHeldError, windowBound } from './window-read.js';
 
 /** The orchestrator an agent calls around each model call: append, recordStep, prepare. */
-export class Session {
+export class Session implements SessionHandle {
   readonly events = new Emitter<SessionEvents>();
   /** Raw log tokens and overhead of the last context handed out, to calibrate against usage. */
   private lastPrepared: SentFigures | null = null;
+  /** Whether a usage was reported to this process (Pegasus keeps lastPromptTokens in memory only). */
+  private usageHere = false;
   private overflowRetried = false;
   private fallbackWarned = false;
   /** Keeps a compaction that would only fail again from being retried every turn. */
@@ -65,7 +63,7 @@ export class Session {
   /** The system prompt and tools as last sent: a recount after compaction counts the same. */
   sentContext: { system?: string; tools?: unknown };
   /** The unpruned tool-output total and log position at which a batched prune check found nothing. */
-  pruneCheckedAt: { total: number; nextSeq: number } | null = null;
+  pruneCheckedAt: PruneCheck | null = null;
   private readonly contexts = new Map<ContextFormat, IncrementalContext<ContextFormat>>();
   private readonly windowBytes = new WindowBytes();
 
@@ -111,7 +109,7 @@ export class Session {
   }
 
   /**
-   * The id of the current interaction log: new after every compaction (seed 004 §3 step 7, "new
+   * The id of the current interaction log: new after every compaction (Mistral Vibe step 7, "new
    * interaction log"), the session id before the first.
    */
   get interactionId(): string {
@@ -191,6 +189,7 @@ export class Session {
     this.lastPrepared = null;
     this.overflowRetried = false;
     const usage = parsed.samples.at(-1)?.usage ?? null;
+    if (usage) this.usageHere = true;
     // The usage described a context that a compaction has since replaced: nothing to check.
     const stale = sent.pivotId !== this.log.record.state.pivotId;
     if (!usage || stale || !this.config.checks.afterStep)
@@ -232,7 +231,7 @@ export class Session {
     });
   }
 
-  /** Queues a compaction marker (seed 001 §4.1); at most one is pending at a time (A001-14). */
+  /** Queues a compaction marker (opencode); at most one is pending at a time. */
   async queueMarker(
     decision: Decision | null,
     instructions?: string,
@@ -257,9 +256,12 @@ export class Session {
 
   /** The before-turn token figure: last reported prompt + calibrated estimate of what came since. */
   estimate(overheadRaw = this.overheadRaw): TokenEstimate {
-    // Seed 003 (`checks.estimate: 'local'`): the raw local estimate, no learned ratio or overhead.
+    // Pegasus (`checks.estimate: 'local'`): the raw local estimate, no learned ratio or overhead.
     const local = this.config.checks.estimate === 'local';
-    return nextPromptEstimate(this.log.record.state, this.config.model, overheadRaw, local);
+    const { state } = this.log.record;
+    // Its last prompt tokens live in memory: after a restart the whole session is estimated locally.
+    const held = local && !this.usageHere ? { ...state, lastUsage: null } : state;
+    return nextPromptEstimate(held, this.config.model, overheadRaw, local);
   }
 
   /** Runs queued or needed compaction and pruning, then builds the context to send. */
@@ -364,7 +366,8 @@ export class Session {
   /** Marks old tool outputs as pruned when enough are prunable (batched: see src/prune/trigger). */
   async prune(opts: { dryRun?: boolean; batch?: boolean } = {}): Promise<PruneOutcome | null> {
     if (!this.config.prune) return null;
-    const outcome = await runPrune(this, opts);
+    const { outcome, checkedAt } = await runPrune(this, opts);
+    if (checkedAt) this.pruneCheckedAt = checkedAt;
     if (outcome && !opts.dryRun && outcome.parts > 0) {
       this.events.emit('prune', { parts: outcome.parts, tokensSaved: outcome.tokensSaved });
     }
@@ -373,7 +376,7 @@ export class Session {
 
   /**
    * Tells condense a model call failed. A context-overflow error leads to one compaction and one
-   * retry signal; a second overflow in a row is reported, not looped (A002-10).
+   * retry signal; a second overflow in a row is reported, not looped.
    */
   async recordError(
     error: unknown,
@@ -418,7 +421,7 @@ export class Session {
   }
 
   /**
-   * Records external channel events in the store's ledger (seed 002's Events Ledger: kept for
+   * Records external channel events in the store's ledger (Nexus's Events Ledger: kept for
    * good, never compacted or pruned; a redelivered event is recorded once) and appends one user
    * message quoting them, whose `metadata.events` references them. The events are recorded first:
    * if the append fails they stay in the ledger, and quoting again records nothing twice.
@@ -430,7 +433,7 @@ export class Session {
     return recordAndQuote(this.log.store, events, (message) => this.append(message), opts.format);
   }
 
-  /** Seed 002's turns and traversal over the whole log, read once (not for the per-turn path). */
+  /** Nexus's turns and traversal over the whole log, read once (not for the per-turn path). */
   async lineage(): Promise<Lineage> {
     const view = {
       system: this.config.system,
@@ -440,7 +443,7 @@ export class Session {
     return Lineage.of(await this.history(), { sessionId: this.id, model: this.config.model, view });
   }
 
-  /** Every turn (seed 002's Turn shape), in log order. */
+  /** Every turn (Nexus's Turn shape), in log order. */
   async turns(): Promise<Turn[]> {
     return (await this.lineage()).turns();
   }

@@ -1,7 +1,7 @@
 import { afterStepDecision, type Decision } from '../budget/index.js';
 import type { CompactionOutcome } from './compaction.js';
 import type { PruneOutcome } from './prune.js';
-import type { Session } from './session.js';
+import type { StepContext } from './step-context.js';
 
 /** What opening the session did, in order. */
 export interface SessionStart {
@@ -13,16 +13,23 @@ export interface SessionStart {
   pruned: PruneOutcome | null;
 }
 
+/** What the start runs, as the session runs it (the marker's compaction, the prune). */
+export interface StartInput extends StepContext {
+  queueMarker(decision: Decision): Promise<string>;
+  runMarker(markerId: string): Promise<CompactionOutcome>;
+  prune(): Promise<PruneOutcome | null>;
+}
+
 /**
- * Seed 000's session start: check overflow on the stored usage of the last step, create the
+ * Qwery's session start: check overflow on the stored usage of the last step, create the
  * compaction task, summarize and save the summary — then prune, so the summarizer read the
  * outputs pruning would clear. A start with nothing due writes nothing.
  */
-export async function startSession(session: Session): Promise<SessionStart> {
+export async function startSession(session: StartInput): Promise<SessionStart> {
   const { config } = session;
   const start: SessionStart = { decision: null, compaction: null, pruned: null };
   if (config.checks.atOpen) {
-    // A000-12: the last step's usage; a compaction clears it, so its own step never re-triggers.
+    // The last step's usage; a compaction clears it, so its own step never re-triggers.
     const usage = session.log.record.state.lastUsage?.usage;
     if (usage && session.log.record.state.pendingMarkerId === null) {
       start.decision = afterStepDecision(usage, config.budget, config.checks);

@@ -128,7 +128,7 @@ export function currentCalibration(state: SessionState, model: string): Calibrat
 
 /**
  * The next prompt's size from the running figures: last reported prompt + calibrated delta.
- * `local` (seed 003): the raw local estimate instead, of what came since the last prompt or of the
+ * `local` (Pegasus): the raw local estimate instead, of what came since the last prompt or of the
  * session's entries, with no learned ratio, residual or declared overhead.
  */
 export function nextPromptEstimate(

@@ -1,12 +1,11 @@
 import type { ModelMessage } from 'ai';
 import type { Decision } from '../budget/index.js';
-import type { LateToolResult } from '../integrations/ai-sdk/calls.js';
-import { responseMessages } from '../integrations/ai-sdk/model-messages.js';
+import type { LateToolResult } from '../model/ai-sdk/calls.js';
+import { responseMessages } from '../model/ai-sdk/messages.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
 import { InputError } from '../model/errors.js';
 import type { JsonValue } from '../model/json.js';
 import type { Message } from '../model/message.js';
-import type { FilePart } from '../model/parts.js';
 import { withReportedUsage } from '../model/reported-usage.js';
 import type { SessionRecord, Usage } from '../model/session.js';
 import { parseMessage } from '../model/validate.js';
@@ -15,6 +14,8 @@ import { numbered, toList } from './entries.js';
 import type { Write } from './log.js';
 import type { ResolvedSession } from './resolve.js';
 import { afterAppend, afterUsage, type SentRaw } from './state.js';
+
+export type { ToolResult } from '../model/parts.js';
 
 type Awaitable<T> = T | PromiseLike<T>;
 
@@ -158,11 +159,6 @@ export function stepWrite(
     return { append: added, state: next };
   };
 }
-
-/** A tool's result, or its failure; `attachments` are media it returned (a screenshot tool's image). */
-export type ToolResult =
-  | { output: JsonValue; attachments?: FilePart[]; error?: never }
-  | { error: string; output?: never; attachments?: never };
 
 /**
  * The write that takes a prompt size the provider reported (e.g. in an overflow error) as the new

@@ -1,6 +1,15 @@
 import type { Entry } from '../model/entry.js';
 import type { Store } from '../store/store.js';
-import type { WindowBound } from './log.js';
+
+/**
+ * How much of a window a Log holds in memory: a window of more than `maxTokens` (a never-compacted
+ * import, say) is held from its newest `tailTokens` on, and the rest is streamed from the store
+ * when needed — by the compaction that the window's size makes due, or by `loadWhole`.
+ */
+export interface WindowBound {
+  maxTokens: number;
+  tailTokens: number;
+}
 
 /** Seqs per read: a page of a streamed window, a few MB of rows at most. */
 export const PAGE_SEQS = 1_000;

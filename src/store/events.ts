@@ -5,7 +5,7 @@ import { parseWith } from '../model/validate.js';
 import { searchLimit } from './search-query.js';
 
 /**
- * The events ledger (seed 002 "Events Ledger vs Agents Ledger"): what external channels delivered
+ * The events ledger (Nexus "Events Ledger vs Agents Ledger"): what external channels delivered
  * (a chat message, a mail, a webhook), kept apart from sessions. It is append-only — never
  * compacted, pruned, changed or deleted — so the full history of every channel stays searchable
  * whatever happened to the agent sessions that quoted it.

@@ -1,7 +1,7 @@
 import type { Entry } from '../model/entry.js';
 import { encodeLine } from './jsonl-lines.js';
 
-/** The file every session appends to (seed 003's layout). */
+/** The file every session appends to (Pegasus's layout). */
 export const CURRENT = 'current.jsonl';
 
 /** What loadFrom needs to know of a file without reading it: how many entries, which seqs. */
@@ -92,7 +92,7 @@ export function planLayout(
 }
 
 /**
- * `{YYYYMMDDTHHMMSS}.jsonl` in UTC (A003-04) at the compaction's time, with `-1`, `-2`… when a
+ * `{YYYYMMDDTHHMMSS}.jsonl` in UTC at the compaction's time, with `-1`, `-2`… when a
  * name is taken (two compactions in one second), never overwriting an archive.
  */
 export function archiveName(at: number, taken: (name: string) => boolean): string {

@@ -6,7 +6,7 @@ import { type Message, messageSchema } from '../model/message.js';
 import { parseWith } from '../model/validate.js';
 
 /**
- * One JSONL line per entry, in seed 003's shape first — `{"ts","role","content","metadata"}`, so
+ * One JSONL line per entry, in Pegasus's shape first — `{"ts","role","content","metadata"}`, so
  * a reader that knows only the seed's format reads the conversation — then the fields condense
  * needs to give the entry back exactly, under `condense`. A compaction entry is the seed's
  * summary line: role system, the summary as content, `metadata: {type: 'compact',
@@ -32,7 +32,7 @@ const lineSchema = z.object({
   condense: payloadSchema,
 });
 
-/** Unix seconds, as the seed's example (A003-05). */
+/** Unix seconds, as the seed's example. */
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 function isPlainText(message: Message): boolean {

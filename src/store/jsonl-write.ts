@@ -104,8 +104,8 @@ export function appendEntries(
 }
 
 /**
- * Seed 003's "rename current.jsonl → {timestamp}.jsonl, then start a new one" in an order a crash
- * cannot break (A003-10): the new files and the new archive index are written aside and synced,
+ * Pegasus's "rename current.jsonl → {timestamp}.jsonl, then start a new one" in an order a crash
+ * cannot break: the new files and the new archive index are written aside and synced,
  * the manifest naming the renames is published (the commit point), then the renames are done.
  */
 function rotate(f: Folder, m: Manifest, plan: LayoutPlan, record: SessionRecord): Manifest {

@@ -52,7 +52,7 @@ export interface JsonlStore extends Store {
   /** The folder of one session (`dir/<id>`, the id escaped to a safe file name). */
   sessionDir(sessionId: string): string;
   /**
-   * The archive a compaction entry's line names (seed 003's `previousSession`): the file that
+   * The archive a compaction entry's line names (Pegasus's `previousSession`): the file that
    * holds what that compaction summarized. Undefined for an unknown session or entry.
    */
   archiveOf(sessionId: string, pivotId: string): Promise<string | undefined>;
@@ -66,7 +66,7 @@ interface KeyIndex {
 }
 
 /**
- * Seed 003's layout as a Store: `dir/<session>/current.jsonl`, one JSON line per entry; every
+ * Pegasus's layout as a Store: `dir/<session>/current.jsonl`, one JSON line per entry; every
  * compaction renames it to `{YYYYMMDDTHHMMSS}.jsonl` and starts a new current file whose first
  * line is the summary naming that archive. A `session.json` beside them holds the session record
  * and publishes each write (see jsonl-manifest.ts). One process writes a session at a time (a

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { guarded, query, settle } from './postgres-pool.js';
 import { PG_AGENT_TURNS_VIEW } from './postgres-turns.js';
+import { SEED_002_COMPACTION_INDEX } from './turns-view.js';
 
 /** The schema condense's tables live in unless told otherwise: apart from an application's own `sessions`. */
 export const DEFAULT_PG_SCHEMA = 'condense';
@@ -41,7 +42,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
     body        JSON NOT NULL,    -- the message without its parts (parts: null), or the pivot
     parts       JSON,             -- the message's parts; NULL on compaction entries
 
-    -- Seed 002's compaction columns, copied from the pivot so lineage is queryable in SQL.
+    -- Nexus's compaction columns, copied from the pivot so lineage is queryable in SQL.
     turn_type             TEXT NOT NULL DEFAULT 'normal',
     summary               TEXT,
     summarized_through_id TEXT,
@@ -90,8 +91,10 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   CREATE TRIGGER events_never_change BEFORE UPDATE OR DELETE ON $S.events
     FOR EACH ROW EXECUTE FUNCTION $S.events_append_only();
   `,
-  // Seed 002's agent_turns view, as SQLite has it (it reads entries_children, made by step 1).
+  // Nexus's agent_turns view, as SQLite has it (it reads entries_children, made by step 1).
   PG_AGENT_TURNS_VIEW,
+  // Nexus's own index, on the table that holds its turn_type column (agent_turns is a view).
+  SEED_002_COMPACTION_INDEX.replace('$T', '$S.entries'),
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -65,7 +65,7 @@ export type PostgresStoreOptions = ({ connectionString: string } | { pool: Pool 
 };
 
 /**
- * The store for many processes or machines (DESIGN "Scale"). Every write is one transaction
+ * The store for many processes or machines. Every write is one transaction
  * guarded by a compare-and-swap on the session version; loads are range scans of the
  * (session_id, seq) key, so a turn reads what follows the latest pivot and never the whole
  * history. A pool given in the options stays the caller's: close() leaves it open.

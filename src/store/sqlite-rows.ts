@@ -16,7 +16,7 @@ export interface SessionRow {
   state: string;
 }
 
-/** An `entries` row as read (only the columns reads need; the seed 002 columns mirror the body). */
+/** An `entries` row as read (only the columns reads need; the Nexus columns mirror the body). */
 export interface EntryRow {
   session_id: string;
   seq: number;

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { AGENT_TURNS_VIEW } from './sqlite-turns.js';
+import { SEED_002_COMPACTION_INDEX } from './turns-view.js';
 
 type Db = Database.Database;
 
@@ -38,7 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
         role        TEXT,           -- message entries only
         body        TEXT NOT NULL,  -- JSON: the message, or the pivot of a compaction entry
 
-        -- Seed 002's compaction columns, copied from the pivot so lineage is queryable in SQL.
+        -- Nexus's compaction columns, copied from the pivot so lineage is queryable in SQL.
         -- NULL on message entries; the body stays the source of truth when reading.
         turn_type             TEXT NOT NULL DEFAULT 'normal',
         summary               TEXT,
@@ -59,7 +60,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `);
   },
   // The queued compaction task's part was renamed 'compaction-marker' → 'compaction' (the type
-  // seeds 000 and 001 store); rows written before keep working.
+  // Qwery and opencode store); rows written before keep working.
   (db) => {
     db.exec(`
       UPDATE entries SET body = replace(body, '"type":"compaction-marker"', '"type":"compaction"')
@@ -81,7 +82,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `);
   },
   // The events ledger (append-only: triggers refuse UPDATE and DELETE; its search index is fed by
-  // a trigger, so even a raw INSERT is indexed) and seed 002's agent_turns view.
+  // a trigger, so even a raw INSERT is indexed) and Nexus's agent_turns view.
   (db) => {
     db.exec(`
       CREATE TABLE events (
@@ -113,6 +114,10 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX entries_children ON entries (session_id, parent_id);
       ${AGENT_TURNS_VIEW}
     `);
+  },
+  // Nexus's own index, on the table that holds its turn_type column (agent_turns is a view).
+  (db) => {
+    db.exec(SEED_002_COMPACTION_INDEX.replace('$T', 'entries'));
   },
 ];
 

@@ -37,7 +37,7 @@ export interface SqliteStoreOptions {
 export const DEFAULT_SQLITE_PATH = '.condense/condense.db';
 
 /**
- * The default store for one process (DESIGN "Scale"): a SQLite file in WAL mode, so readers never
+ * The default store for one process: a SQLite file in WAL mode, so readers never
  * block the writer. Every write is one transaction guarded by a compare-and-swap on the session
  * version, and loads read a range of the (session_id, seq) key, never the whole history.
  */

@@ -1,8 +1,9 @@
-import type { Entry } from '../model/entry.js';
+import type { Entry, PartsUpdate } from '../model/entry.js';
 import type { JsonObject } from '../model/json.js';
-import type { Part } from '../model/parts.js';
 import type { SessionRecord, SessionState } from '../model/session.js';
 import type { EntryHit, SearchOptions } from './search.js';
+
+export type { PartsUpdate };
 
 /** One listing row. */
 export interface SessionSummary {
@@ -13,14 +14,6 @@ export interface SessionSummary {
   totalTokens: number;
   activeTokens: number;
   metadata: JsonObject;
-}
-
-/** New parts for one message entry (pruning marks), applied in a batch. */
-export interface PartsUpdate {
-  entryId: string;
-  parts: Part[];
-  partTokens: number[];
-  tokens: number;
 }
 
 /** The session's state after a write, and what the writer believed the version was. */

@@ -1,5 +1,5 @@
 /**
- * Seed 002's `agent_turns` table as a view over `entries`, with the seed's column names, so the
+ * Nexus's `agent_turns` table as a view over `entries`, with the seed's column names, so the
  * seed's SQL (and its traversals as recursive queries on parent_turn_id) runs unchanged. Nothing is
  * stored twice: the view groups entries into turns by the rule of src/lineage/derive.ts (a user's
  * request, a compaction entry, what follows a compaction, or an entry that does not continue the
@@ -8,7 +8,7 @@
  * One shape for SQLite (sqlite-turns.ts) and Postgres (postgres-turns.ts): a dialect supplies
  * only the JSON functions, NULL-safe comparisons and casts, so the two views cannot drift apart.
  *
- * Encodings (A002-13): query_message_ids is a JSON array of entry ids; tool_call_count counts tool
+ * Encodings: query_message_ids is a JSON array of entry ids; tool_call_count counts tool
  * parts. A compaction turn's query is derived, so its query_message_ids is `[]` and its response is
  * its own entry. model: the response's `metadata.model`, else the session's stored `metadata.model`
  * (session.turns() falls back to the model the session was opened with); for a compaction, the
@@ -48,6 +48,13 @@ export interface TurnsDialect {
   int: (sum: string) => string;
   flag: (condition: string) => string;
 }
+
+/**
+ * Nexus's `CREATE INDEX idx_turns_compaction`, as written but for the table (`$T`): its
+ * turn_type column lives on the entries table the agent_turns view reads.
+ */
+export const SEED_002_COMPACTION_INDEX =
+  "CREATE INDEX idx_turns_compaction ON $T(turn_type) WHERE turn_type = 'compaction';";
 
 export const col = (e: string, column: string) => (e ? `${e}.${column}` : column);
 

@@ -119,7 +119,7 @@ function floorResidual(residual: number, ratio: number, overheadRaw: number): nu
 
 export interface TokenEstimate {
   tokens: number;
-  /** usage+delta: last reported prompt + estimate of what was added since (seed 003). */
+  /** usage+delta: last reported prompt + estimate of what was added since (Pegasus). */
   method: 'usage+delta' | 'calibrated';
   /** usage+delta: the reported prompt tokens; calibrated: the learned residual. */
   base: number;
@@ -142,7 +142,7 @@ export interface HybridInput {
 /**
  * Tokens the next prompt will have. With a reported usage: its prompt tokens (exact, and they
  * already contain the system prompt and tool schemas) plus the calibrated estimate of what was
- * appended since; the reply is among the appended entries (A003-02). Without one (first call,
+ * appended since; the reply is among the appended entries. Without one (first call,
  * or after a compaction cleared it): the calibrated estimate of the whole view plus the declared
  * overhead plus the learned residual for what was never declared.
  */

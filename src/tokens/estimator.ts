@@ -22,7 +22,7 @@ export interface Estimator {
 }
 
 export interface EstimatorOptions {
-  /** Upper bound on one part's estimate: none by default (a part counts what it holds); seed 000: 50,000. */
+  /** Upper bound on one part's estimate: none by default (a part counts what it holds); Qwery: 50,000. */
   maxTokensPerPart?: number;
   /** Fixed cost of an image or other file, never derived from its base64 length. */
   fileTokens?: number;
@@ -36,7 +36,7 @@ export const DEFAULT_ESTIMATOR_OPTIONS: Required<EstimatorOptions> = {
   messageOverhead: 4,
 };
 
-/** What the estimate of a tool output measures (A000-06): a string as is, an object's text, else JSON. */
+/** What the estimate of a tool output measures: a string as is, an object's text, else JSON. */
 export function toolOutputText(part: ToolPart): string {
   if (part.state === 'error') return part.error;
   if (part.state !== 'completed') return '';
@@ -97,17 +97,17 @@ export function heuristicEstimator(opts: EstimatorOptions = {}): Estimator {
   return makeEstimator('heuristic', (text) => Math.ceil(text.length / 4), opts);
 }
 
-/** round(chars / 4): seed 001's estimator (A001-06). */
+/** round(chars / 4): opencode's estimator. */
 export function roundedHeuristicEstimator(): Estimator {
   return makeEstimator('chars/4 rounded', (text) => Math.round(text.length / 4));
 }
 
-/** Seed 000's cap on one part's estimate (A000-06). */
+/** Qwery's cap on one part's estimate. */
 export const SEED_000_MAX_TOKENS_PER_PART = 50_000;
 
 /**
  * chars / `charsPerToken` of a message's content and its tool calls' JSON, rounded up once per
- * message, nothing added for framing: seed 003's `len / 3.5` (A003-01).
+ * message, nothing added for framing: Pegasus's `len / 3.5`.
  */
 export function charsPerTokenEstimator(charsPerToken: number): Estimator {
   // Counted in characters, divided once: no float drift from summing fractions.

@@ -24,7 +24,7 @@ export type ModelSource = 'registered' | 'override' | 'catalog' | 'fallback';
 
 export interface ResolvedModel extends ModelLimits {
   id: string;
-  /** False when the window is the 128,000 fallback (seed 003): nothing told us the real one. */
+  /** False when the window is the 128,000 fallback (Pegasus): nothing told us the real one. */
   known: boolean;
   source: ModelSource;
   /** The catalog provider whose entry was used ('anthropic', 'openrouter', …). */
@@ -32,7 +32,7 @@ export interface ResolvedModel extends ModelLimits {
   prices?: ModelPrices;
 }
 
-/** Seed 003: unknown models fall back to 128,000. */
+/** Pegasus: unknown models fall back to 128,000. */
 export const FALLBACK_CONTEXT_WINDOW = 128_000;
 
 const overrides = new Map<string, ModelLimits>();
@@ -106,7 +106,7 @@ function inCatalog(id: string): Found | undefined {
 }
 
 /**
- * One id, exactly as written (A003-08: no prefix guessing, so "gpt-4o-mini-tts" is never taken for
+ * One id, exactly as written (no prefix guessing, so "gpt-4o-mini-tts" is never taken for
  * "gpt-4o-mini"): registered, then the override table, then a provider-prefixed id
  * ('anthropic/claude-opus-4-6', 'openrouter/anthropic/claude-sonnet-4.5'), then the catalog's own ids
  * (gateway ids like 'anthropic/claude-sonnet-4' are ids of the gateways' entries).
@@ -171,6 +171,17 @@ export function lookupModel(id: string, overridesById?: Record<string, Partial<M
   if (found?.provider) out.provider = found.provider;
   if (found?.prices) out.prices = { ...found.prices };
   return out;
+}
+
+/**
+ * Limits from a table of one's own instead of the catalog (Pegasus's model table): a registered
+ * model, else the id exactly as the table writes it, else the 128,000 fallback.
+ */
+export function lookupInTable(id: string, table: Readonly<Record<string, ModelLimits>>): ResolvedModel {
+  const reg = registered.get(id);
+  const row = reg ?? (Object.hasOwn(table, id) ? table[id] : undefined);
+  if (!row) return { id, contextWindow: FALLBACK_CONTEXT_WINDOW, known: false, source: 'fallback' };
+  return { ...definedOnly(row), id, known: true, source: reg ? 'registered' : 'override' };
 }
 
 /** What to tell the user when a model's window is the fallback. */

@@ -136,7 +136,7 @@ export function normalizeUsage(raw: unknown, opts: NormalizeUsageOptions = {}): 
   return normalizeUsageDetailed(raw, opts).usage;
 }
 
-/** The prompt plus the reply of one call: what seeds 000/001 (after normalization) and 004 count. */
+/** The prompt plus the reply of one call: what Qwery, opencode (after normalization) and Mistral Vibe count. */
 export function usageTotal(u: Usage): number {
   return u.inputTotal + u.output;
 }

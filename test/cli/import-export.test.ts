@@ -71,9 +71,10 @@ describe('condense export → import → export', () => {
     ]);
     expect(json<ImportRow[]>(ok(copied))).toEqual([{ session: 'copy', messages: lines.length - 1 }]);
 
-    const [reExport, listed] = await Promise.all([
+    const [reExport, listed, shaped] = await Promise.all([
       cliAsync(['export', 'copy', '--db', db]),
       cliAsync(['sessions', '--db', db, '--json']),
+      cliAsync(['export', 'orig', '--preset', 'opencode', '--db', db]),
     ]);
     const reExported = ok(reExport).stdout;
     expect(JSON.parse(reExported.split('\n')[0]!)).toMatchObject({ type: 'session', id: 'copy' });
@@ -86,5 +87,18 @@ describe('condense export → import → export', () => {
     const dup = rows.find((r) => r.id === 'copy')!;
     expect([dup.entryCount, dup.activeTokens]).toEqual([orig.entryCount, orig.activeTokens]);
     expect(dup.activeTokens).toBeLessThan(dup.totalTokens);
+
+    // --preset opencode: that system's records (the summary an assistant message flagged
+    // summary: true, pruned parts marked state.time.compacted), read back as the same session.
+    const opencode = ok(shaped).stdout.trim().split('\n');
+    expect(opencode.some((l) => l.includes('"kind":"compaction"'))).toBe(false);
+    expect(opencode.some((l) => /"message":\{"role":"assistant","summary":true,/.test(l))).toBe(true);
+    expect(opencode.some((l) => /"time":\{[^}]*"compacted":\d+/.test(l))).toBe(true);
+    expect(opencode.some((l) => l.includes('"compactedAt"'))).toBe(false);
+    const back = writeFile(dir, 'orig-opencode.jsonl', ok(shaped).stdout);
+    ok(cli(['import', back, '--session', 'back', '--db', db]));
+    expect(withoutSessionId(ok(cli(['export', 'back', '--db', db])).stdout)).toEqual(
+      withoutSessionId(exported),
+    );
   });
 });

@@ -137,7 +137,13 @@ describe('ingest', () => {
   it('takes a call and its result from the same prompt in one write, the call completed', async () => {
     const { session } = await fresh();
     const before = session.record.version;
-    await ingest(session, [user('read a and b'), calls, result('c1', 'A'), result('c2', 'B'), user('thanks')]);
+    await ingest(session, [
+      user('read a and b'),
+      calls,
+      result('c1', 'A'),
+      result('c2', 'B'),
+      user('thanks'),
+    ]);
     expect(session.record.version).toBe(before + 1);
     const tools = (await stored(session)).flatMap((m) => m?.parts.filter((p) => p.type === 'tool') ?? []);
     expect(tools.map((p) => [p.callId, p.state, p.state === 'completed' ? p.output : null])).toEqual([
@@ -168,8 +174,10 @@ describe('ingest', () => {
     const second = await openSession(store, 's');
     expect(await ingest(second, [...history, user('more')])).toMatchObject({ status: 'ingested' });
     // The first process has not seen 'more': it catches up with the cursor the second one wrote.
-    expect(await ingest(first, [...history, user('more'), user('again')])).toMatchObject({ status: 'ingested' });
-    expect((await stored(first)).map((m) => (m?.parts[0] as { text: string }).text).slice(-3)).toEqual([
+    expect(await ingest(first, [...history, user('more'), user('again')])).toMatchObject({
+      status: 'ingested',
+    });
+    expect((await stored(first)).map((m) => (m?.parts[0] as { text: string } | undefined)?.text).slice(-3)).toEqual([
       'message 11',
       'more',
       'again',

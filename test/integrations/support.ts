@@ -1,10 +1,7 @@
 import type { LanguageModelV3GenerateResult, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
 import type { MockLanguageModelV3 } from 'ai/test';
-import {
-  type CondenseMiddlewareOptions,
-  condenseMiddleware,
-} from '../../src/integrations/ai-sdk/middleware.js';
+import { type CondenseMiddlewareOptions, condenseMiddleware } from '../../src/ai-sdk.js';
 import type { MessageEntry } from '../../src/model/entry.js';
 import type { Session } from '../../src/session/index.js';
 import type { Store } from '../../src/store/index.js';

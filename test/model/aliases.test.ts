@@ -29,6 +29,7 @@ describe('tool states of the AI SDK and opencode vocabularies', () => {
       callId: 'c1',
       name: 'query',
       input: { sql: 'select 1' },
+      aiSdkKind: 'static',
       ...expected,
     });
   });
@@ -44,6 +45,7 @@ describe('tool states of the AI SDK and opencode vocabularies', () => {
     };
     expect(only(part)).toMatchObject({
       name: 'rm',
+      aiSdkKind: 'dynamic',
       state: 'error',
       error: 'execution denied: not in this repo',
     });

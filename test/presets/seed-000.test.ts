@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { SEED_000_FINAL_INSTRUCTION, SEED_000_SYSTEM_PROMPT } from '../../src/compact/index.js';
 import { buildView, type OpenAIChatMessage } from '../../src/context/index.js';
+import { exportJsonl, parseCondenseJsonl } from '../../src/import/index.js';
 import type { Entry, Message, Part, ToolPart } from '../../src/model/index.js';
 import { PRUNE_PLACEHOLDER } from '../../src/prune/index.js';
 import {
@@ -108,7 +109,14 @@ describe("seed 000 §Prunable States: 'output-available', 'output-error', 'compl
       {
         role: 'assistant',
         parts: [
-          { type: 'tool-query', toolCallId: 'a', state: 'output-available', input: {}, output: out(25, 'A') },
+          {
+            type: 'dynamic-tool',
+            toolName: 'query',
+            toolCallId: 'a',
+            state: 'output-available',
+            input: {},
+            output: out(25, 'A'),
+          },
         ],
       },
       {
@@ -398,5 +406,106 @@ describe('seed 000 §Edge Cases, Empty Conversations', () => {
       await expect(session.prepare({ format })).rejects.toBeInstanceOf(EmptyContextError);
     // Pruning an empty conversation does nothing (§Edge Cases).
     expect((await session.prune())?.parts ?? 0).toBe(0);
+  });
+});
+
+describe('seed 000: the records, as `export --preset seed-000` writes them', () => {
+  it('"metadata.summary: true" on the summary, AI SDK tool parts in the prunable states with compactedAt; import restores the session', async () => {
+    const store = memoryStore();
+    const { session } = await fiftyMessages(store, withModel());
+    await session.append({
+      role: 'assistant',
+      parts: [
+        { type: 'tool-query', toolCallId: 'err', state: 'output-error', input: {}, errorText: 'timeout' },
+      ],
+    } as unknown as Message);
+    await openSession(store, 's', withModel()); // compacts, then prunes (erase mode)
+    const entries = await store.loadFrom('s', 0);
+    const record = (await store.getSession('s'))!;
+    const text = exportJsonl(record, entries, 'seed-000');
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { message?: { parts: Record<string, unknown>[]; metadata?: unknown } });
+    const tools = lines.flatMap((l) =>
+      (l.message?.parts ?? []).filter((p) => String(p.type).startsWith('tool')),
+    );
+    // Parts the agent gave as model tool calls are Qwery's plain `tool` parts; the UI part stays `tool-NAME`.
+    expect(new Set(tools.map((t) => t.type))).toEqual(new Set(['tool', 'tool-query']));
+    expect(tools[0]).toEqual({
+      type: 'tool',
+      toolName: 'query',
+      toolCallId: expect.any(String),
+      state: 'output-available',
+      input: { sql: 'select * from sales where region = 1' },
+      output: PRUNE_PLACEHOLDER,
+      compactedAt: NOW,
+    });
+    expect(tools.at(-1)).toEqual({
+      type: 'tool-query',
+      toolCallId: 'err',
+      state: 'output-error',
+      input: {},
+      errorText: 'timeout',
+    });
+    expect(tools.filter((t) => t.compactedAt === NOW).length).toBeGreaterThan(0);
+    const summary = lines.at(-1)!;
+    expect(summary.message).toEqual({
+      role: 'assistant',
+      parts: [{ type: 'text', text: SUMMARY }],
+      metadata: { summary: true },
+    });
+    expect(parseCondenseJsonl(text).entries).toEqual(entries);
+  });
+});
+
+describe('seed 000 §Protected Tools: skill by name, tool-* parts by prefix, pruned parts by their compactedAt marker', () => {
+  it('a skill output and an AI SDK tool-NAME part are never erased, nor counted toward the protect window', async () => {
+    const store = memoryStore();
+    let now = NOW;
+    const opts = { ...options, now: () => now };
+    const session = await openSession(store, 's', opts);
+    await session.append([
+      user('Load the datasources with the house SQL style'),
+      act(toolRun('skill', { name: 'sql-style' }, 30_000)),
+      act(toolRun('query', { sql: 'a' }, 25_000)),
+      act(toolRun('query', { sql: 'b' }, 25_000)),
+      {
+        role: 'assistant',
+        parts: [
+          {
+            type: 'tool-query',
+            toolCallId: 'static',
+            state: 'output-available',
+            input: {},
+            output: 's '.padEnd(100_000, 'x'),
+          },
+        ],
+      } as unknown as Message,
+      act(toolRun('query', { sql: 'c' }, 20_000)),
+    ]);
+    // Newest first: c 20k; the tool-query part is protected and not counted; b takes the total to
+    // 45k ≥ 40k and is protected; a (25k > 20k) is erased. Counted, the tool-query part would have
+    // taken the total to 45k and a and b would both have gone.
+    await openSession(store, 's', opts);
+    const tools = await storedTools(store);
+    expect(tools.map((t) => [t.name, t.aiSdkKind, t.compactedAt])).toEqual([
+      ['skill', undefined, undefined],
+      ['query', undefined, NOW],
+      ['query', undefined, undefined],
+      ['query', 'static', undefined],
+      ['query', undefined, undefined],
+    ]);
+    expect(tools[3]).toMatchObject({ state: 'completed', output: expect.stringMatching(/^s x/) });
+    expect(tools[0]).toMatchObject({ state: 'completed', output: expect.stringMatching(/^result /) });
+    now = NOW + 60_000;
+    await openSession(store, 's', opts); // idempotent: the marked part is skipped, its marker kept
+    expect((await storedTools(store)).map((t) => t.compactedAt)).toEqual([
+      undefined,
+      NOW,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

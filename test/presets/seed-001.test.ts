@@ -11,15 +11,17 @@ import {
   SummaryRejectedError,
 } from '../../src/compact/index.js';
 import { buildView, type OpenAIChatMessage } from '../../src/context/index.js';
-import type { ToolPart } from '../../src/model/index.js';
+import { exportJsonl, parseCondenseJsonl } from '../../src/import/index.js';
+import type { CompactionEntry, ToolPart } from '../../src/model/index.js';
 import { PRUNE_PLACEHOLDER } from '../../src/prune/index.js';
 import {
   EmptyContextError,
   openSession,
   presetOptions,
+  type Session,
   type SessionOptions,
 } from '../../src/session/index.js';
-import { memoryStore } from '../../src/store/index.js';
+import { memoryStore, type Store } from '../../src/store/index.js';
 import {
   act,
   expectValid,
@@ -208,23 +210,24 @@ describe('seed 001 §4: marker → compaction → resume', () => {
   });
 });
 
+/** C-11's reads in three user turns: t1 10k, t2 25k, t3 25k | t4 1k | t5 1k. */
+async function c11Session(store: Store): Promise<Session> {
+  const session = await openSession(store, 's', withLimits({ contextWindow: 1_000_000, maxOutput: 10_000 }));
+  await session.append([
+    user('Read the three modules'),
+    ...[10, 25, 25].map((k, i) => act(toolRun('read', { path: `src/m${i}.ts` }, k * 1_000))),
+    user('Now the small one'),
+    act(toolRun('read', { path: 'src/t4.ts' }, 1_000)),
+    user('And the last'),
+    act(toolRun('read', { path: 'src/t5.ts' }, 1_000)),
+  ]);
+  return session;
+}
+
 describe('seed 001 §5: pruning by marks', () => {
   it('C-11 t1 10k, t2 25k, t3 25k | t4 1k | t5 1k: marks t1 and t2; storage keeps the output', async () => {
     const store = memoryStore();
-    const session = await openSession(
-      store,
-      's',
-      withLimits({ contextWindow: 1_000_000, maxOutput: 10_000 }),
-    );
-    const sizes = [10, 25, 25];
-    await session.append([
-      user('Read the three modules'),
-      ...sizes.map((k, i) => act(toolRun('read', { path: `src/m${i}.ts` }, k * 1_000))),
-      user('Now the small one'),
-      act(toolRun('read', { path: 'src/t4.ts' }, 1_000)),
-      user('And the last'),
-      act(toolRun('read', { path: 'src/t5.ts' }, 1_000)),
-    ]);
+    const session = await c11Session(store);
     const before = (await session.history()).flatMap((e) =>
       e.kind === 'message' ? e.message.parts.filter((p): p is ToolPart => p.type === 'tool') : [],
     );
@@ -324,33 +327,102 @@ describe('seed 001 §4.4: "Stop once you reach the compaction marker that has a 
   });
 });
 
-describe('seed 001 §4 schedule → execute → resume: a failing summarizer is not retried at every prepare() forever (A001-13)', () => {
-  it('stops after 3 consecutive failures with an event and a clear error; a manual compaction resumes', async () => {
+describe('seed 001 §4 schedule → execute → resume: one automatic retry, then stop (A001-13)', () => {
+  it('the first automatic attempt and one retry fail; then an event and a clear error; a manual compaction resumes', async () => {
     let failing = true;
     const model = mockModel(() => reply(failing ? '' : SUMMARY));
     const session = await overflowed(withLimits({ contextWindow: 100_000, maxOutput: 10_000 }, { model }));
     const stops: number[] = [];
     session.on('compaction:stopped', (e) => stops.push(e.failures));
     const errors: unknown[] = [];
-    for (let i = 0; i < 5; i++) errors.push((await session.prepare()).compactionError);
-    expect(errors.slice(0, 2).every((e) => e instanceof SummaryRejectedError)).toBe(true);
-    expect(errors.slice(2).every((e) => e instanceof CompactionStoppedError)).toBe(true);
-    expect(String((errors[2] as Error).message)).toMatch(/stopped after 3 consecutive failures.*compact\(\)/);
-    expect(stops).toEqual([3]);
-    // Three summary calls, then none: a provider overflow error does not start a fourth.
+    for (let i = 0; i < 4; i++) errors.push((await session.prepare()).compactionError);
+    // The first attempt's error, then the retry's, reported as the stop (its cause the rejection).
+    expect(errors[0]).toBeInstanceOf(SummaryRejectedError);
+    expect(errors.slice(1).every((e) => e instanceof CompactionStoppedError)).toBe(true);
+    expect((errors[1] as Error).cause).toBeInstanceOf(SummaryRejectedError);
+    expect(String((errors[1] as Error).message)).toMatch(/stopped after 2 consecutive failures.*compact\(\)/);
+    expect(stops).toEqual([2]);
+    // Two summary calls, then none: a provider overflow error does not start a third.
     const overflow = new Error('prompt is too long: 95000 tokens > 90000 maximum');
     await expect(session.recordError(overflow)).rejects.toBeInstanceOf(CompactionStoppedError);
-    expect(model.doGenerateCalls).toHaveLength(3);
+    expect(model.doGenerateCalls).toHaveLength(2);
 
     failing = false;
     const manual = await session.compact();
     expect(manual.status).toBe('compacted');
-    expect(model.doGenerateCalls).toHaveLength(4);
+    expect(model.doGenerateCalls).toHaveLength(3);
     await session.append(user('Now the tests'));
     await session.prepare();
     const next = await session.recordStep({ message: say('On it.'), usage: usage(80_000, 9_000, 2_000) });
     expect(next.markerId).not.toBeNull();
     expect((await session.prepare()).compaction?.status).toBe('compacted');
+  });
+});
+
+describe('seed 001 §4.4 / §6.3: a pending marker after a failed second compaction', () => {
+  /** Two reads, the request, then a step whose output takes the total over usable 90,000. */
+  async function overflow(session: Session, name: string): Promise<string | null> {
+    await session.append([
+      act(toolRun('read', { path: `src/http/${name}.ts` }, 44_000)),
+      act(toolRun('read', { path: `src/http/${name}.test.ts` }, 44_000)),
+    ]);
+    const prompt = (await session.prepare()).tokens.tokens;
+    const step = await session.recordStep({
+      message: say(`Read ${name}.`),
+      usage: usage(prompt - 9_000, 9_000, 4_000),
+    });
+    return step.markerId;
+  }
+
+  it('M2 is shown as "What did we do so far?" to the agent and stays in the next attempt\'s input', async () => {
+    let failing = false;
+    const model = mockModel(() => reply(failing ? '' : SUMMARY));
+    const session = await openSession(
+      memoryStore(),
+      's',
+      withLimits({ contextWindow: 100_000, maxOutput: 10_000 }, { model }),
+    );
+    await session.append(user('Add retries to src/http/client.ts'));
+    expect(await overflow(session, 'client')).not.toBeNull(); // M1
+    expect((await session.prepare()).compaction?.status).toBe('compacted'); // → S1, continue
+    expect(await overflow(session, 'retry')).not.toBeNull(); // M2
+
+    failing = true;
+    const failed = await session.prepare({ format: 'openai' });
+    expect(failed.compactionError).toBeInstanceOf(SummaryRejectedError);
+    const shown = failed.messages as OpenAIChatMessage[];
+    expect(shown.slice(0, 3)).toEqual([
+      { role: 'user', content: 'What did we do so far?' },
+      { role: 'assistant', content: SUMMARY },
+      { role: 'user', content: 'Continue if you have next steps' },
+    ]);
+    expect(shown.at(-1)).toEqual({ role: 'user', content: 'What did we do so far?' });
+
+    failing = false;
+    const retried = await session.prepare({ format: 'openai' });
+    expect(retried.compaction?.status).toBe('compacted');
+    const [, second, third] = model.doGenerateCalls.map((c) => c.prompt);
+    // Both attempts at the second compaction send the same input: the window from M1 on, the
+    // pending M2 as the question, then the final instruction.
+    expect(third).toEqual(second);
+    expect(second![0]).toEqual({ role: 'system', content: SEED_001_SYSTEM_PROMPT });
+    expect(second!.slice(1).map((m) => `${m.role}:${promptText(m).slice(0, 32)}`)).toEqual([
+      'user:What did we do so far?',
+      `assistant:${SUMMARY.slice(0, 32)}`,
+      'user:Continue if you have next steps',
+      'assistant:',
+      'tool:',
+      'assistant:',
+      'tool:',
+      'assistant:Read retry.',
+      'user:What did we do so far?',
+      `user:${SEED_001_FINAL_INSTRUCTION.slice(0, 32)}`,
+    ]);
+    expect(retried.messages).toEqual([
+      { role: 'user', content: 'What did we do so far?' },
+      { role: 'assistant', content: SUMMARY },
+      { role: 'user', content: 'Continue if you have next steps' },
+    ]);
   });
 });
 
@@ -377,5 +449,57 @@ describe('seed 001 §4.4 on an empty session', () => {
     const session = await openSession(memoryStore(), 's', withLimits({ contextWindow: 100_000 }));
     for (const format of ['openai', 'gemini'] as const)
       await expect(session.prepare({ format })).rejects.toBeInstanceOf(EmptyContextError);
+  });
+});
+
+describe('seed 001 §2, §4.2, §5.1: the records, as `export --preset seed-001` writes them', () => {
+  it('pruned parts carry time.compacted, the summary is an assistant message with summary: true; import restores the session', async () => {
+    const store = memoryStore();
+    const session = await c11Session(store);
+    expect((await session.prepare()).pruned?.parts).toBe(2);
+    expect((await session.compact()).status).toBe('compacted');
+    const entries = await store.loadFrom('s', 0);
+    const record = (await store.getSession('s'))!;
+
+    const lines = exportJsonl(record, entries, 'seed-001')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as { kind?: string; message?: { role: string; parts: Record<string, unknown>[] } },
+      );
+    const tools = lines.flatMap((l) => (l.message?.parts ?? []).filter((p) => p.type === 'tool'));
+    expect(tools[0]).toEqual({
+      type: 'tool',
+      callID: expect.any(String),
+      tool: 'read',
+      state: {
+        status: 'completed',
+        input: { path: 'src/m0.ts' },
+        output: expect.stringMatching(/^result /),
+        time: { compacted: NOW },
+      },
+    });
+    expect(tools.map((t) => (t.state as { time?: { compacted?: number } }).time?.compacted)).toEqual([
+      NOW,
+      NOW,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(JSON.stringify(lines)).not.toContain('compactedAt');
+    const marker = lines.at(-2)!;
+    expect(marker.message).toEqual({ role: 'user', parts: [{ type: 'compaction', auto: false }] });
+    const summary = lines.at(-1)!;
+    expect(summary.kind).toBe('message');
+    expect(summary.message).toEqual({
+      role: 'assistant',
+      summary: true,
+      parentID: (entries.at(-2) as { id: string }).id,
+      parts: [{ type: 'text', text: (entries.at(-1) as CompactionEntry).pivot.summary }],
+    });
+
+    const back = parseCondenseJsonl(exportJsonl(record, entries, 'seed-001'));
+    expect(back.entries).toEqual(entries);
   });
 });

@@ -177,3 +177,119 @@ describe('seed 002: reserve threshold', () => {
     }
   });
 });
+
+describe("seed 002 §Compaction Scenarios: the worked example's figures", () => {
+  it('"tokensBefore": 150000, "tokensAfter": 45000, then 160000 → 50000: calculateTokens(summary) + calculateTokens(toKeep)', async () => {
+    // Summaries of exactly 15,000 and 20,000 tokens (chars/4), as the example's figures imply.
+    const summarizer = scripted((_, n) => (n === 1 ? 's'.repeat(60_000) : 't'.repeat(80_000)));
+    const session = await openSession(
+      memoryStore(),
+      's',
+      options({ compaction: { ...presetOptions('seed-002').compaction, summarizer } }, 165_000),
+    );
+    for (const [n, tokens] of [
+      [1, 40_000],
+      [2, 40_000],
+      [3, 40_000],
+      [4, 15_000],
+      [5, 15_000],
+    ] as const)
+      await session.append(turn(n, tokens));
+    const first = await session.prepare();
+    expect(first.compaction).toMatchObject({
+      status: 'compacted',
+      tokensBefore: 150_000,
+      tokensAfter: 45_000,
+    });
+    if (first.compaction?.status !== 'compacted') return;
+    expect(first.compaction.pivot.pivot).toMatchObject({ tokensBefore: 150_000, tokensAfter: 45_000 });
+    expect(first.compaction.pivot.tokens).toBe(15_000);
+
+    await session.append([...turn(6, 85_000), ...turn(7), ...turn(8)]);
+    const second = await session.prepare();
+    expect(second.compaction).toMatchObject({
+      status: 'compacted',
+      tokensBefore: 160_000,
+      tokensAfter: 50_000,
+    });
+    if (second.compaction?.status !== 'compacted') return;
+    const [t6, t7] = [await idsOf(session, 6), await idsOf(session, 7)];
+    expect(second.compaction.pivot.pivot).toMatchObject({
+      summarizedThroughId: t6.response,
+      firstKeptId: t7.query,
+      tokensBefore: 160_000,
+      tokensAfter: 50_000,
+    });
+  });
+});
+
+describe('seed 002 §Compaction Process: "summarizedThroughTurnId: toSummarize.at(-1)?.id" — nothing to summarize (A002-14)', () => {
+  it.each([
+    ['one turn that fits the 30k kept', [26_000]],
+    ['one turn larger than the 30k kept', [80_000]],
+    ['three turns that all fit the 30k kept', [10_000, 10_000, 9_000]],
+  ])('%s: no compaction, a reason, nothing written', async (_, sizes) => {
+    const summarizer = scripted(() => 'never called');
+    const session = await openSession(
+      memoryStore(),
+      's',
+      options({ compaction: { ...presetOptions('seed-002').compaction, summarizer } }),
+    );
+    for (const [i, tokens] of sizes.entries()) await session.append(turn(i + 1, tokens));
+    const before = (await session.history()).length;
+    const outcome = await session.compact();
+    expect(outcome).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringMatching(/nothing .*to summarize/),
+    });
+    expect(summarizer.requests).toHaveLength(0);
+    expect(await session.history()).toHaveLength(before);
+  });
+});
+
+describe('seed 002 §Smart Forking: "Default: Use summary + turns from fork point forward"', () => {
+  it("a fork at turn-004 after compact-002: the summary as the fork's own compaction at turn-004, then the fork's turns", async () => {
+    const FORKED_AT = 1_800_000_000_000;
+    let now = 1_700_000_000_000;
+    const session = await openSession(memoryStore(), 's', options({ now: () => now }));
+    await fiveTurns(session);
+    expect((await session.prepare()).compaction?.status).toBe('compacted');
+    await session.append([sizedUser('turn-006 query', 1_000), sizedSay('turn-006 response', 120_000)]);
+    await session.append([...turn(7), ...turn(8)]);
+    const second = await session.prepare();
+    if (second.compaction?.status !== 'compacted') throw new Error('no second compaction');
+    const c2 = second.compaction.pivot;
+    const t4 = await idsOf(session, 4);
+
+    now = FORKED_AT;
+    const fork = await session.fork('fork', { at: t4.response });
+    const log = await fork.history();
+    const pivot = log.at(-1)!;
+    if (pivot.kind !== 'compaction') throw new Error('the fork does not end with its compaction');
+    // Its own compaction, made at the fork point, standing on turn-004: not compact-002 (which
+    // came after turn-008), whose summary it carries and which it names.
+    expect(pivot.id).not.toBe(c2.id);
+    expect(pivot).toMatchObject({ parentId: t4.response, createdAt: FORKED_AT });
+    expect(pivot.pivot).toMatchObject({
+      summary: c2.pivot.summary,
+      summarizedThroughId: t4.response,
+      firstKeptId: null,
+      details: { extra: { forkedFromCompaction: { id: c2.id } } },
+    });
+
+    await fork.append(sizedUser('turn-005b query', 1_000));
+    const newTurn = (await fork.history()).at(-1)!;
+    expect(newTurn.parentId).toBe(pivot.id);
+    const lineage = await fork.lineage();
+    const turns = lineage.turns();
+    expect(turns.at(-1)!.parentTurnId).toBe(turns.at(-2)!.id);
+    expect(turns.at(-2)).toMatchObject({ turnType: 'compaction', parentTurnId: turns.at(-3)!.id });
+    expect(turns.at(-3)!.entryIds).toContain(t4.response);
+    const { messages } = await fork.prepare({ format: 'openai' });
+    expect(
+      (messages as OpenAIChatMessage[]).map((m) => `${m.role}:${String(m.content).split(' ')[0]}`),
+    ).toEqual([`system:${c2.pivot.summary.split(' ')[0]}`, 'user:turn-005b']);
+    // The source is untouched.
+    expect((await session.history()).at(-1)!.id).toBe(c2.id);
+  });
+});

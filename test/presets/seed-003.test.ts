@@ -40,6 +40,9 @@ describe('seed 003 §Context Window Sizes and §Compact Threshold', () => {
     ['claude-haiku-3-20250307', 200_000],
     ['some-local-model', 128_000],
     ['gpt-4o-mini-tts', 128_000], // exact ids only (A003-08): no prefix guessing
+    // "Unknown models fall back to 128_000": unknown to the seed's table, whatever the catalog says.
+    ['claude-opus-4-6', 128_000],
+    ['gemini-2.5-pro', 128_000],
   ])('%s: window %i, compaction above 0.8 of it', async (model, window) => {
     const session = await openSession(memoryStore(), 's', options(model));
     await session.append({ role: 'user', content: 'hello' });
@@ -188,5 +191,80 @@ describe('seed 003 §Summary Generation: "Independent LLM Call"', () => {
       content: `${SEED_003_SYSTEM_PROMPT}\n\nSummary: Intent: migrate billing (call 1).`,
     });
     expect(second.prompt.slice(1).map((m) => m.role)).toEqual(['user']);
+  });
+});
+
+describe("seed 003 §Context Window Sizes: the seed's table is the preset's, not the default's", () => {
+  it('the default looks the same ids up in the catalog: gpt-4.1 is 1,047,576, claude-opus-4-6 1,000,000', async () => {
+    for (const [model, window] of [
+      ['gpt-4.1', 1_047_576],
+      ['claude-opus-4-6', 1_000_000],
+    ] as const) {
+      const preset = await openSession(memoryStore(), 's', options(model));
+      const own = await openSession(memoryStore(), 's', { model });
+      expect(preset.config.budget.contextWindow).toBe(model === 'gpt-4.1' ? 1_000_000 : 128_000);
+      expect(own.config.budget.contextWindow).toBe(window);
+    }
+  });
+});
+
+describe('seed 003 §Trigger Strategy: "First call: when no lastPromptTokens exists yet (first _think() after startup)"', () => {
+  /** One call whose provider counted far more than the local estimate (a long system prompt, tools). */
+  async function oneCall(store: ReturnType<typeof memoryStore>) {
+    const session = await openSession(store, 's', options());
+    await session.append(userOf('Plan the migration of the billing service', 60_000));
+    await session.prepare();
+    await session.recordStep({
+      message: sayOf('Here is the plan', 1_000),
+      usage: { prompt_tokens: 101_500, completion_tokens: 900 },
+    });
+    return session;
+  }
+
+  it('after a restart the stored usage is not in memory: the whole session is estimated locally', async () => {
+    const running = await oneCall(memoryStore());
+    expect(running.estimate()).toMatchObject({ tokens: 102_500, base: 101_500, delta: 1_000 });
+    expect((await running.prepare()).compaction?.status).toBe('compacted');
+
+    const again = memoryStore();
+    await oneCall(again);
+    // The agent restarts: the same stored session, a new process.
+    const restarted = await openSession(again, 's', options());
+    expect(restarted.estimate()).toMatchObject({ tokens: 61_000, base: 0, delta: 61_000 });
+    const prepared = await restarted.prepare();
+    expect(prepared.compaction).toBeNull();
+    expect(prepared.decision).toMatchObject({ tokens: 61_000, limit: 102_400, compact: false });
+    // The next call's usage is the base again.
+    await restarted.recordStep({
+      message: sayOf('Step 1 done', 100),
+      usage: { prompt_tokens: 102_000, completion_tokens: 50 },
+    });
+    expect(restarted.estimate()).toMatchObject({ tokens: 102_100, base: 102_000, delta: 100 });
+  });
+});
+
+describe('seed 003 §Compact Threshold: no off switch, "estimatedTokens > contextWindow * compactThreshold"', () => {
+  it('compactThreshold 0 compacts before every call with anything in the session', async () => {
+    const model = mockModel((_call, n) => `Intent ${n}.`);
+    const session = await openSession(memoryStore(), 's', {
+      ...options(model),
+      budget: { ...presetOptions('seed-003').budget, threshold: 0 },
+    });
+    expect(session.config.budget).toMatchObject({ limit: 0, limitKind: 'threshold', off: null });
+    await session.append(userOf('Hello', 10));
+    const first = await session.prepare({ format: 'openai' });
+    expect(first.compaction?.status).toBe('compacted');
+    expect(first.messages).toEqual([{ role: 'system', content: 'Summary: Intent 1.' }]);
+    await session.recordStep({ message: sayOf('Hi', 5), usage: { prompt_tokens: 8, completion_tokens: 2 } });
+    await session.append(userOf('Next', 5));
+    expect((await session.prepare()).compaction?.status).toBe('compacted');
+  });
+
+  it('the default keeps 0 as off', async () => {
+    const session = await openSession(memoryStore(), 's', {
+      model: 'gpt-4o',
+      budget: { threshold: 0, usableLimit: false },
+    });
+    expect(session.config.budget).toMatchObject({ limit: null, off: 'disabled' });
   });
 });

@@ -7,6 +7,7 @@
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { generateText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SEED_004_PROMPT } from '../../src/compact/index.js';
@@ -14,7 +15,9 @@ import type { OpenAIChatMessage } from '../../src/context/index.js';
 import type { AssistantMessage } from '../../src/model/index.js';
 import { openSession, presetOptions, type Session, type SessionOptions } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
-import { act, expectValid, mockModel, reply, say, toolRun, user } from './support.js';
+import { sqliteStore } from '../../src/store/sqlite.js';
+import { tempDir } from '../store/sqlite-helpers.js';
+import { act, expectValid, mockModel, promptText, reply, say, toolRun, user } from './support.js';
 
 const SYSTEM = 'You are a coding agent.\n\nMEMORY.md: the user prefers pnpm.';
 const REQUEST = 'Fix the flaky test in src/queue.test.ts, and never disable it';
@@ -323,5 +326,53 @@ describe('seed 004 §3 step 7: "Reset session state (new interaction log, reset 
     ids.push(session.interactionId);
     expect(new Set(ids).size).toBe(3);
     expect((await openSession(store, 's', opts)).interactionId).toBe(ids[2]);
+  });
+});
+
+describe('seed 004 §3 Compaction Process on `[system]` alone: "messages = [system, user(summary)]"', () => {
+  it('the summary call is the system prompt and the prompt; the history becomes [system, user(summary)], on a SQLite store', async () => {
+    const t = tempDir();
+    const store = sqliteStore({ path: t.dbPath });
+    try {
+      const model = mockModel((call) => (call.maxOutputTokens === 16 ? 'ok' : LLM_SUMMARY));
+      const session = await openSession(store, 's', {
+        ...options({ summarizerModel: model }),
+        tools: agentTools,
+      });
+      const outcome = await session.compact();
+      expect(outcome.status).toBe('compacted');
+      // No user message before the prompt: no "Last request from user was: …".
+      expect(outcome.status === 'compacted' && outcome.summary).toBe(LLM_SUMMARY);
+      const [call] = summaryCalls(model);
+      expect(call!.prompt.map((m) => [m.role, promptText(m)])).toEqual([
+        ['system', SYSTEM],
+        ['user', SEED_004_PROMPT],
+      ]);
+      expect((await session.prepare({ format: 'openai' })).messages).toEqual([
+        { role: 'system', content: SYSTEM },
+        { role: 'user', content: LLM_SUMMARY },
+      ]);
+
+      // The pivot summarized nothing and kept nothing; the agent_turns view reads it.
+      const lineage = await session.lineage();
+      const [pivot] = lineage.turns().filter((turn) => turn.turnType === 'compaction');
+      expect(lineage.getCoverage(pivot!.id)).toMatchObject({ summarizedEntryIds: [], keptEntryIds: [] });
+      const raw = new Database(t.dbPath, { readonly: true });
+      try {
+        expect(
+          raw.prepare('SELECT turn_type, summarized_through_turn_id = id AS self FROM agent_turns').all(),
+        ).toEqual([{ turn_type: 'compaction', self: 1 }]);
+      } finally {
+        raw.close();
+      }
+    } finally {
+      await store.close();
+      t.remove();
+    }
+  });
+
+  it('the default has nothing to compact there', async () => {
+    const session = await openSession(memoryStore(), 's', { model: mockModel(LLM_SUMMARY), system: SYSTEM });
+    expect(await session.compact()).toMatchObject({ status: 'skipped' });
   });
 });

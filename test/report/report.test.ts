@@ -12,7 +12,6 @@ import type { JsonObject } from '../../src/model/json.js';
 import { detailLines, ranges } from '../../src/report/compactions.js';
 import { reportData } from '../../src/report/data.js';
 import { forkTree } from '../../src/report/family.js';
-import { windowFill } from '../../src/report/fill.js';
 import { findQuotes, MIN_QUOTE_CHARS, quotePieces } from '../../src/report/quotes.js';
 import { replayLog } from '../../src/report/replay.js';
 import { reportOf } from '../../src/report/report.js';
@@ -176,32 +175,20 @@ describe('quotes', () => {
 });
 
 describe('what fills the window', () => {
-  it('splits the view into system, tools, summary, messages by role and outputs by tool', async () => {
-    const { session } = await drive(1_500);
+  it('is the stats breakdown of the view: rows by kind that add up to the next prompt, outputs by tool', async () => {
+    const { store, session } = await drive(1_500);
+    const data = await reportOf(store, session.id, OPTIONS);
+    const { fill } = data;
+    expect(fill.total).toBe(data.next.tokens);
+    expect(fill.rows.reduce((a, r) => a + r.tokens, 0)).toBe(fill.total);
     const active = session.activeEntries();
-    const fill = windowFill({
-      active,
-      systemTokens: 10,
-      toolsTokens: 20,
-      estimate: 0,
-      window: 150_000,
-      usable: 28_000,
-      trigger: 24_000,
-    });
-    const pivot = active.findLast((e) => e.kind === 'compaction');
-    expect(fill.summary).toBe(pivot?.tokens ?? 0);
-    const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
-    // Every entry of the view counts once, whole: its tool outputs under their tool, the rest under its role.
-    const counted = active.filter(
-      (e) => e.kind === 'message' && !e.message.parts.every((p) => p.type === 'compaction'),
-    );
-    expect(sum(fill.messages) + sum(fill.toolOutputs)).toBe(counted.reduce((a, e) => a + e.tokens, 0));
+    expect(fill.rows.some((r) => r.key === 'summary')).toBe(active.some((e) => e.kind === 'compaction'));
     const tools = new Set<string>();
-    for (const e of counted)
+    for (const e of active)
       if (e.kind === 'message') for (const p of e.message.parts) if (p.type === 'tool') tools.add(p.name);
-    expect(Object.keys(fill.toolOutputs).sort()).toEqual([...tools].sort());
-    expect(fill.used).toBe(10 + 20 + fill.summary + sum(fill.messages) + sum(fill.toolOutputs));
-    expect(fill.free).toBe(150_000 - fill.used);
+    const byTool = fill.rows.find((r) => r.key === 'tool-results')?.byTool ?? [];
+    expect(byTool.map((t) => t.name).sort()).toEqual([...tools].sort());
+    expect(fill.free).toBe(fill.contextWindow - fill.total);
   });
 });
 
@@ -268,6 +255,7 @@ describe('report data', () => {
       session: { id: 'x', model: 'm', store: 'memory', entries: 0, createdAt: 0, updatedAt: 0 },
       budget: { window: 1000, usable: 900, trigger: 800, windowFallback: false },
       next: { tokens: 0, basis: 'estimate' },
+      estimate: { tokens: 0, method: 'calibrated', base: 0, delta: 0, ratio: 1 },
       overheadRaw: 0,
       systemTokens: 0,
       sessions: [],

@@ -221,6 +221,7 @@ describe('an OpenHands event stream', () => {
     expect(data.series.tokens).toEqual([5200]);
     expect(data.basis).toBe('1');
     expect(replies(log)).toHaveLength(1);
-    expect(data.fill.toolOutputs.execute_bash).toBeGreaterThan(0);
+    const outputs = data.fill.rows.find((r) => r.key === 'tool-results')?.byTool ?? [];
+    expect(outputs.find((t) => t.name === 'execute_bash')?.tokens).toBeGreaterThan(0);
   });
 });

@@ -47,7 +47,7 @@ describe('seed 003 on the JSONL store', () => {
     await reopened.close();
   });
 
-  it('with a stored last prompt, the restart goes on from it (prompt + what came after)', async () => {
+  it('with a stored last prompt, the restart still estimates the whole file: the last prompt lived in memory', async () => {
     const dir = join(temp, 'stored');
     const store = jsonlStore({ dir });
     const session = await openSession(store, 's', options);
@@ -57,10 +57,17 @@ describe('seed 003 on the JSONL store', () => {
       message: sizedSay('Hi', 200),
       usage: { prompt_tokens: 1_100, completion_tokens: 50 },
     });
+    expect(session.estimate()).toMatchObject({ method: 'usage+delta', base: 1_100 });
     await store.close();
-    const restarted = await openSession(jsonlStore({ dir }), 's', options);
-    expect(restarted.estimate()).toMatchObject({ method: 'usage+delta', base: 1_100 });
-    // The delta is the reply (200 raw tokens), calibrated by the one usage seen.
-    expect(restarted.estimate().delta).toBeGreaterThanOrEqual(200);
+    const reopened = jsonlStore({ dir });
+    const restarted = await openSession(reopened, 's', options);
+    // Stored, but not this process's: "First call: … estimate the entire session locally".
+    expect(restarted.record.state.lastUsage).not.toBeNull();
+    expect(restarted.estimate()).toMatchObject({
+      method: 'calibrated',
+      base: 0,
+      tokens: currentFileTokens(dir),
+    });
+    await reopened.close();
   });
 });

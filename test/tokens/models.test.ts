@@ -12,19 +12,20 @@ import {
 } from '../../src/tokens/models.js';
 
 describe('lookupModel', () => {
-  it("has seed 003's table with seed 003's windows", () => {
+  it("has seed 003's models with the catalog's windows (the preset's own table is its own)", () => {
     const seed003: [string, number][] = [
       ['gpt-4o', 128_000],
       ['gpt-4o-mini', 128_000],
-      ['gpt-4.1', 1_000_000],
-      ['gpt-4.1-mini', 1_000_000],
+      ['gpt-4.1', 1_047_576],
+      ['gpt-4.1-mini', 1_047_576],
       ['claude-sonnet-4-20250514', 200_000],
       ['claude-opus-4-20250514', 200_000],
-      ['claude-haiku-3-20250307', 200_000],
     ];
     for (const [id, window] of seed003) {
-      expect(lookupModel(id)).toMatchObject({ id, contextWindow: window, known: true });
+      expect(lookupModel(id)).toMatchObject({ id, contextWindow: window, known: true, source: 'catalog' });
     }
+    // The seed's name for Claude 3 Haiku is no provider's.
+    expect(lookupModel('claude-haiku-3-20250307').known).toBe(false);
   });
 
   it('falls back to 128,000 for unknown ids, flagged unknown (seed 003)', () => {

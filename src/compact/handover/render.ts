@@ -39,7 +39,7 @@ export interface RenderHandoverOptions {
   estimator: Pick<Estimator, 'text'>;
   /**
    * 'block' (default): the handover under its own heading, for the end of any summary. 'seed-004':
-   * seed 004's sections 3 to 7, for the extractive summary (its section 5 lines go at `beforeActive`'s end).
+   * Mistral Vibe's sections 3 to 7, for the extractive summary (its section 5 lines go at `beforeActive`'s end).
    */
   layout?: 'block' | 'seed-004';
   /** Relative shares of the budget, per section (see DEFAULT_SHARES). */
@@ -70,7 +70,7 @@ function pointer(omitted: Record<string, number>): string[] {
       ];
 }
 
-/** Seed 004's sections 3 to 7, and what each shows of the handover (requests follow them). */
+/** Mistral Vibe's sections 3 to 7, and what each shows of the handover (requests follow them). */
 const SEED_LAYOUT: Array<[number, HandoverSection[]]> = [
   [2, ['commands', 'values', 'decisions']],
   [3, ['files']],

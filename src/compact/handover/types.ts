@@ -13,7 +13,7 @@ export interface HandoverRequest {
 
 /** The request the agent works on, and what has been done for it since the user made it. */
 export interface CurrentTask {
-  /** The user's latest request, verbatim (never capped: seed 004 repeats it word for word). */
+  /** The user's latest request, verbatim (never capped: Mistral Vibe repeats it word for word). */
   request: string;
   /** The request's message is in the kept tail: the model sees it there. */
   inTail: boolean;

@@ -11,7 +11,7 @@ export interface AnthropicFragment {
 
 /**
  * Joins the turns of a request: tool_use ids made unique, neighbours of the same role merged
- * (roles strictly alternate, A001-11), and the final turn, if an assistant one, trimmed as a
+ * (roles strictly alternate), and the final turn, if an assistant one, trimmed as a
  * prefill must be. The untrimmed final turn is kept aside, so that a turn appended later merges
  * with, or follows, what the message really said.
  */

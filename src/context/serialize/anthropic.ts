@@ -20,10 +20,10 @@ const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp
 
 /**
  * Anthropic Messages `{ system, messages }`. Choices:
- * - every system message (system prompt, summary-as-system) goes to `system`, in order (A002-05);
+ * - every system message (system prompt, summary-as-system) goes to `system`, in order;
  * - the first turn is a user turn ("(continuing)", synthetic, when the view starts otherwise);
  * - an assistant's calls are answered in the next user turn, tool_result blocks first; adjacent
- *   turns of the same role are merged so roles strictly alternate (A001-11);
+ *   turns of the same role are merged so roles strictly alternate;
  * - thinking blocks keep text and signature byte for byte; one without a signature is dropped whole;
  *   `redactedData` becomes redacted_thinking;
  * - tool_use ids are made unique and API-safe (tau-bench repeats ids; Anthropic rejects repeats),

@@ -9,7 +9,7 @@ import { prepare } from './common.js';
  * which keeps both paths byte-identical by construction.
  */
 export interface Assembler<Frag, Item, Payload> {
-  /** Every system message's text goes to the request's system slot (A002-05, A003-11). */
+  /** Every system message's text goes to the request's system slot. */
   readonly hoistSystem: boolean;
   /** The first turn is a user turn: a synthetic "(continuing)" one goes first when needed. */
   readonly leadingUser: boolean;

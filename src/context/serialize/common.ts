@@ -3,7 +3,7 @@ import type { Message, SystemMessage, UserMessage } from '../../model/message.js
 import type { FilePart, ToolPart } from '../../model/parts.js';
 import { INTERRUPTED_TOOL_ERROR, repair } from '../repair.js';
 
-/** Text of the user turn inserted where a provider needs one first (A000-09). */
+/** Text of the user turn inserted where a provider needs one first. */
 export const CONTINUING_TEXT = '(continuing)';
 export const EMPTY_OUTPUT_TEXT = '(no output)';
 export const EMPTY_ERROR_TEXT = '(the tool failed without a message)';
@@ -157,7 +157,7 @@ export interface PreparedMessages {
 }
 
 export interface PrepareOptions {
-  /** Move every system message's text to the system slot (A002-05, A003-11). */
+  /** Move every system message's text to the system slot. */
   hoistSystem: boolean;
   /** Insert a synthetic user turn when the conversation would not start with one (or is empty). */
   leadingUser: boolean;

@@ -22,7 +22,7 @@ export interface GeminiPayload {
 
 /**
  * Gemini `{ systemInstruction, contents }`. Choices:
- * - every system message goes to `systemInstruction`, in order (A002-05);
+ * - every system message goes to `systemInstruction`, in order;
  * - contents start with a user turn ("(continuing)" when the view starts otherwise);
  * - a model turn's functionCall parts are answered, in call order, by the functionResponse parts
  *   that open the next user content; returned files follow them as inline/file data;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { base64Of } from '../../model/ai-sdk/parts.js';
 import { InputError } from '../../model/errors.js';
 import type { JsonValue } from '../../model/json.js';
 import type { AssistantMessage } from '../../model/message.js';
-import { base64Of } from './parts.js';
 import type { V3Message } from './prompt-in.js';
 
 /**

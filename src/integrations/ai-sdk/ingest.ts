@@ -1,11 +1,11 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { LateToolResult } from '../../model/ai-sdk/calls.js';
 import type { JsonValue } from '../../model/json.js';
 import { type AssistantMessage, type Message, orphanResultMessage } from '../../model/message.js';
 import { finishedCall, type Part, type ToolOutcome, type ToolPart } from '../../model/parts.js';
-import type { Session } from '../../session/session.js';
+import type { SessionHandle } from '../../session/handle.js';
 import type { ToolResult } from '../../session/steps.js';
 import { NoWaitingCallError } from '../../session/tool-results.js';
-import type { LateToolResult } from './calls.js';
 import { echoSignature, type PromptCursor, readCursor } from './cursor.js';
 import { type ConversationMessage, digestsOf } from './digests.js';
 import { assistantFromV3, fromV3Assistant, toolResultsOf, userFromV3 } from './prompt-in.js';
@@ -51,7 +51,7 @@ const MOVED = Symbol('moved');
  * rewrite of the app's history: nothing is written and the caller decides (it starts a branch).
  */
 export async function ingest(
-  session: Session,
+  session: SessionHandle,
   prompt: LanguageModelV3Prompt,
   opts: { regenerate?: boolean } = {},
 ): Promise<IngestOutcome> {
@@ -65,7 +65,7 @@ export async function ingest(
 }
 
 async function ingestOnce(
-  session: Session,
+  session: SessionHandle,
   prompt: LanguageModelV3Prompt,
   regenerate: boolean,
 ): Promise<IngestOutcome | typeof MOVED> {
@@ -181,7 +181,7 @@ function outcomeOf(result: ToolResult): ToolOutcome {
 }
 
 /** The recorded answer with this echo signature: the newest assistant message of the window. */
-export function recordedAnswer(session: Session, echo: string): AssistantMessage | null {
+export function recordedAnswer(session: SessionHandle, echo: string): AssistantMessage | null {
   const active = session.log.active;
   for (let i = active.length - 1; i >= 0; i--) {
     const e = active[i]!;
@@ -196,7 +196,7 @@ export function recordedAnswer(session: Session, echo: string): AssistantMessage
  * finished is skipped (a retried call, a restart). Returns those that answer no call.
  */
 export async function completeCalls(
-  session: Session,
+  session: SessionHandle,
   results: readonly LateToolResult[],
 ): Promise<LateToolResult[]> {
   const unmatched: LateToolResult[] = [];
@@ -215,7 +215,7 @@ export async function completeCalls(
   return unmatched;
 }
 
-export function reportUnmatched(session: Session, unmatched: number, fate = 'not stored'): void {
+export function reportUnmatched(session: SessionHandle, unmatched: number, fate = 'not stored'): void {
   if (unmatched > 0) {
     session.events.emit('warning', {
       message: `${unmatched} tool result(s) answer no call in the session's view; ${fate}`,
@@ -229,7 +229,7 @@ export function reportUnmatched(session: Session, unmatched: number, fate = 'not
  * that id still waits, since a provider may reuse ids. Newest first: a result mostly answers a
  * call of the last few steps, found without a pass over the window.
  */
-function callState(session: Session, callId: string): string | undefined {
+function callState(session: SessionHandle, callId: string): string | undefined {
   let found: string | undefined;
   const active = session.log.active;
   for (let i = active.length - 1; i >= 0; i--) {

@@ -10,8 +10,9 @@ import type {
 import type { JsonValue } from '../../model/json.js';
 import type { AssistantMessage } from '../../model/message.js';
 import { maskSecrets } from '../../model/secrets.js';
+import type { SessionHandle } from '../../session/handle.js';
 import type { SessionOptions } from '../../session/options.js';
-import type { Prepared, Session } from '../../session/session.js';
+import type { Prepared } from '../../session/prepare.js';
 import type { Store } from '../../store/store.js';
 import { echoSignature, type PromptCursor } from './cursor.js';
 import { completeCalls, ingest, recordedAnswer, reportUnmatched } from './ingest.js';
@@ -19,22 +20,23 @@ import { Mutex } from './mutex.js';
 import { viewPrompt } from './prompt-out.js';
 import { recordedContent, recordedFinish, replayResult, replayStream } from './replay.js';
 import { fromResponse } from './response.js';
-import { SessionRoute } from './route.js';
+import { type OpenSession, SessionRoute } from './route.js';
 import { collectingStream } from './stream.js';
 
-export interface CondenseMiddlewareOptions extends SessionOptions {
+/** `S`: the session type the callbacks see (the public entry gives the `Session` class). */
+export interface CondenseMiddlewareOptions<S extends SessionHandle = SessionHandle> extends SessionOptions {
   store: Store;
   /** The app's conversation id; after a history rewrite the middleware continues in `<id>~<n>`. */
   sessionId: string;
   /** Called with each session the middleware opens: the first one, and a branch after a rewrite. */
-  onSession?: (session: Session) => void;
+  onSession?: (session: S) => void;
   /** Called before each model call with what `prepare()` decided and counted. */
-  onPrepared?: (prepared: Prepared<'ai-sdk'>, session: Session) => void;
+  onPrepared?: (prepared: Prepared<'ai-sdk'>, session: S) => void;
 }
 
 /** One model call in progress: the session it belongs to and where it leaves the app's messages. */
-interface Turn {
-  session: Session;
+interface Turn<S extends SessionHandle> {
+  session: S;
   system?: string;
   cursor: PromptCursor;
   /** The cursor as stored after ingest: the response is recorded only if it is still that one. */
@@ -81,12 +83,18 @@ function learnableUsage(usage: LanguageModelV3Usage): LanguageModelV3Usage | und
  *
  *   const model = wrapLanguageModel({ model: base, middleware: condenseMiddleware({ store, sessionId }) });
  */
-export function condenseMiddleware(options: CondenseMiddlewareOptions): LanguageModelV3Middleware {
+export function condenseMiddleware<S extends SessionHandle>(
+  options: CondenseMiddlewareOptions<S>,
+  open: OpenSession<S>,
+): LanguageModelV3Middleware {
   const { store, sessionId, onSession, onPrepared, ...sessionOptions } = options;
-  const route = new SessionRoute(store, sessionId, sessionOptions, onSession);
+  const route = new SessionRoute(open, store, sessionId, sessionOptions, onSession);
   const mutex = new Mutex();
 
-  async function begin(params: LanguageModelV3CallOptions, model: LanguageModelV3): Promise<Turn | Replay> {
+  async function begin(
+    params: LanguageModelV3CallOptions,
+    model: LanguageModelV3,
+  ): Promise<Turn<S> | Replay> {
     // `providerOptions: { condense: { regenerate: true } }`: the same messages again ask for a new answer.
     const regenerate = (params.providerOptions?.condense as { regenerate?: unknown })?.regenerate === true;
     let session = await route.current(model.modelId);
@@ -102,7 +110,7 @@ export function condenseMiddleware(options: CondenseMiddlewareOptions): Language
   }
 
   async function withView(
-    turn: Turn,
+    turn: Turn<S>,
     params: LanguageModelV3CallOptions,
   ): Promise<LanguageModelV3CallOptions> {
     const prepared = await turn.session.prepare({
@@ -117,7 +125,7 @@ export function condenseMiddleware(options: CondenseMiddlewareOptions): Language
 
   /** A context-overflow error compacts once and is retried once; any other error is the app's. */
   async function call<R>(
-    turn: Turn,
+    turn: Turn<S>,
     params: LanguageModelV3CallOptions,
     run: (p: LanguageModelV3CallOptions) => PromiseLike<R>,
   ): Promise<R> {
@@ -135,7 +143,7 @@ export function condenseMiddleware(options: CondenseMiddlewareOptions): Language
    * then that answer, which the caller should get instead (null when this one was recorded).
    */
   async function record(
-    turn: Turn,
+    turn: Turn<S>,
     content: LanguageModelV3Content[],
     usage: LanguageModelV3Usage,
     finishReason: LanguageModelV3FinishReason,

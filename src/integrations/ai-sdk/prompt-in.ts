@@ -1,9 +1,9 @@
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
+import { type LateToolResult, OpenCalls, resultOf } from '../../model/ai-sdk/calls.js';
+import { assistantPartOf, fileOf } from '../../model/ai-sdk/parts.js';
+import { toolOutcome } from '../../model/ai-sdk/tool-output.js';
 import type { AssistantMessage, UserMessage } from '../../model/message.js';
 import type { AssistantPart } from '../../model/parts.js';
-import { type LateToolResult, OpenCalls, resultOf } from './calls.js';
-import { assistantPartOf, fileOf } from './parts.js';
-import { toolOutcome } from './tool-output.js';
 
 /**
  * Provider-level (V3) prompt messages → condense messages. A V3 prompt is what the AI SDK hands a

@@ -15,7 +15,7 @@ import type {
   ToolResultPart,
   UserContent,
 } from 'ai';
-import { isUrlString } from './parts.js';
+import { isUrlString } from '../../model/ai-sdk/parts.js';
 
 /**
  * The session's view (AI SDK `ModelMessage[]`, as `prepare({ format: 'ai-sdk' })` returns it) →

@@ -1,9 +1,9 @@
 import type { LanguageModelV3Content, LanguageModelV3FinishReason } from '@ai-sdk/provider';
+import { type LateToolResult, OpenCalls } from '../../model/ai-sdk/calls.js';
+import { assistantPartOf, callOf } from '../../model/ai-sdk/parts.js';
 import type { JsonObject, JsonValue } from '../../model/json.js';
 import type { AssistantMessage } from '../../model/message.js';
 import type { AssistantPart, ToolOutcome } from '../../model/parts.js';
-import { type LateToolResult, OpenCalls } from './calls.js';
-import { assistantPartOf, callOf } from './parts.js';
 
 /** A model's tool-call input is a JSON string; what is not JSON is kept as the string it was. */
 function parseInput(input: string): JsonValue {

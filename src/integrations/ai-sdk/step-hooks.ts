@@ -1,5 +1,5 @@
 import type { ModelMessage, PrepareStepFunction, StepResult, ToolSet } from 'ai';
-import type { Session } from '../../session/session.js';
+import type { SessionHandle } from '../../session/handle.js';
 
 /** What the AI SDK hands `prepareStep`, and what a user's own `prepareStep` may return. */
 export type PrepareStepArgs<TOOLS extends ToolSet = ToolSet> = Parameters<PrepareStepFunction<TOOLS>>[0];
@@ -44,7 +44,7 @@ export interface StepHooks<R = undefined> {
  * object per session): the last step of a call has no next step to throw it.
  */
 export function stepHooks<TOOLS extends ToolSet = ToolSet, R extends PrepareStepOutput<TOOLS> = undefined>(
-  session: Session,
+  session: SessionHandle,
   options: StepHooksOptions<TOOLS, R> = {},
 ): StepHooks<R> {
   // The AI SDK hands each step all response messages of the call so far: record only the new ones.

@@ -2,15 +2,13 @@ import { beforeTurnDecision, pastSoft } from '../../budget/index.js';
 import { isNothingToCompact } from '../../compact/index.js';
 import { redact, secretValues } from '../../model/secrets.js';
 import { type CompactionOutcome, commitPivot, compactionFigures, storedSummary } from '../commit.js';
+import type { DiscardReason } from '../events.js';
 import { finishCompaction } from '../finish.js';
-import type { Session } from '../session.js';
+import type { GuardedContext, StepContext } from '../step-context.js';
 import { summarizedView } from '../summary-input.js';
-import { type StaleReason, type SummaryJob, spanHolds, staleReason } from './job.js';
+import { type SummaryJob, spanHolds, staleReason } from './job.js';
 import { buildJob, softPlan } from './prepare-job.js';
 import { type CompactionQueue, type JobOutcome, untilAborted } from './queue.js';
-
-/** Why a prepared summary was not applied. */
-export type DiscardReason = StaleReason | 'failed' | 'not-enough';
 
 /** Growth, as a share of the trigger limit, before a job that failed (or had nothing to do) is tried again. */
 const RETRY_GROWTH = 0.1;
@@ -60,7 +58,7 @@ export class BackgroundCompaction {
    * Once a turn, after any compaction: a job whose prefix changed is discarded (its span is read
    * again only when a write touched it), and past the soft threshold a new one is submitted.
    */
-  async tick(session: Session): Promise<void> {
+  async tick(session: GuardedContext): Promise<void> {
     const { config, log, guard } = session;
     const state = log.record.state;
     if (this.pending) {
@@ -116,7 +114,7 @@ export class BackgroundCompaction {
    * unchanged (waiting for it if it is still being written), else null and the job discarded.
    */
   async apply(
-    session: Session,
+    session: StepContext,
     opts: { auto: boolean; markerId?: string; signal?: AbortSignal },
   ): Promise<CompactionOutcome | null> {
     const pending = this.pending;
@@ -174,12 +172,12 @@ export class BackgroundCompaction {
     return finishCompaction(session, pivot, { auto: opts.auto, summary, tokensBefore, tokensAfter, started });
   }
 
-  private rest(session: Session, tokens: number): void {
+  private rest(session: StepContext, tokens: number): void {
     const growth = RETRY_GROWTH * (session.config.budget.limit ?? 0);
     this.idle = { pivotId: session.log.record.state.pivotId, tokens: tokens + growth };
   }
 
-  private async discard(session: Session, reason: DiscardReason): Promise<null> {
+  private async discard(session: StepContext, reason: DiscardReason): Promise<null> {
     const pending = this.pending;
     if (!pending) return null;
     this.pending = null;
@@ -190,7 +188,7 @@ export class BackgroundCompaction {
     return null;
   }
 
-  private async forget(session: Session, id: string): Promise<void> {
+  private async forget(session: StepContext, id: string): Promise<void> {
     try {
       await this.queue.cancel(id);
     } catch (error) {

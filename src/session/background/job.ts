@@ -12,7 +12,7 @@ import type { Message } from '../../model/message.js';
 import type { SessionState } from '../../model/session.js';
 import { type BudgetCountInput, budgetCounter } from '../../tokens/budget-count.js';
 import { type Estimator, heuristicEstimator } from '../../tokens/estimator.js';
-import { seedCall } from '../summary-input.js';
+import { seedCall } from '../seed-call.js';
 
 /**
  * A background summary in three steps, as pi's compaction does it: prepare (a typed, plain-data

@@ -10,7 +10,7 @@ import { isMessageEntry } from '../../model/entry.js';
 import { budgetEstimator } from '../../tokens/budget-count.js';
 import { compactionFigures } from '../commit.js';
 import { compactionInstructions, planOptions, summaryBudget } from '../compaction.js';
-import type { Session } from '../session.js';
+import type { StepContext } from '../step-context.js';
 import { summarizedView } from '../summary-input.js';
 import { basisOf, type SummaryJob } from './job.js';
 
@@ -21,7 +21,7 @@ import { basisOf, type SummaryJob } from './job.js';
  * after the pivot too, so the verbatim tail kept now is smaller by that growth, and the context
  * after applying is about as small as after a compaction made there.
  */
-export function softPlan(session: Session, tokens: number): CompactionPlan | NothingToCompact {
+export function softPlan(session: StepContext, tokens: number): CompactionPlan | NothingToCompact {
   const { ratio, overhead } = compactionFigures(session);
   const limit = session.config.budget.limit;
   const target = softTarget(session, tokens);
@@ -34,7 +34,7 @@ export function softPlan(session: Session, tokens: number): CompactionPlan | Not
 }
 
 /** The automatic compaction's target, as the compaction at the hard threshold would take it. */
-function softTarget(session: Session, tokens: number): number {
+function softTarget(session: StepContext, tokens: number): number {
   const { overhead, ratio } = compactionFigures(session);
   return compactionTarget({
     asked: session.config.compaction.targetTokens,
@@ -47,7 +47,7 @@ function softTarget(session: Session, tokens: number): number {
 }
 
 /** The job for `plan`: the session's settings for summaries, as data. */
-export function buildJob(session: Session, plan: CompactionPlan): SummaryJob {
+export function buildJob(session: StepContext, plan: CompactionPlan): SummaryJob {
   const { config, log } = session;
   const figures = compactionFigures(session);
   const count = { model: config.model, ratio: figures.ratio, calibrated: figures.calibrated };
@@ -65,7 +65,7 @@ export function buildJob(session: Session, plan: CompactionPlan): SummaryJob {
     ...(appendix !== undefined ? { appendix } : {}),
   };
   if (summaryCall) {
-    // A001-09: extra instructions follow the seed's own with a blank line.
+    // Extra instructions follow the preset's own prompt after a blank line.
     const prompt = [summaryCall.prompt, instructions].filter(Boolean).join('\n\n') || undefined;
     const { system, tools } = session.sentContext;
     job.call = {

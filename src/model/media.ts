@@ -1,4 +1,4 @@
-import type { FilePart } from '../model/parts.js';
+import type { FilePart } from './parts.js';
 
 const EXTENSION_TYPES: Record<string, string> = {
   png: 'image/png',

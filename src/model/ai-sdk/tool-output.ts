@@ -1,7 +1,7 @@
 import type { LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
 import type { ToolResultPart } from 'ai';
-import type { JsonValue } from '../../model/json.js';
-import type { FilePart, ToolOutcome } from '../../model/parts.js';
+import type { JsonValue } from '../json.js';
+import type { FilePart, ToolOutcome } from '../parts.js';
 import { fileOf } from './parts.js';
 
 /** A tool result's output, as a `ModelMessage` or a provider-level (V3) prompt carries it. */

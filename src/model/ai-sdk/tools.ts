@@ -1,5 +1,5 @@
 import { asSchema } from 'ai';
-import type { JsonValue } from '../../model/json.js';
+import type { JsonValue } from '../json.js';
 
 /** A tool as a provider receives it: what condense counts in every request. */
 export interface ToolDefinition {

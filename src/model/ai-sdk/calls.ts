@@ -1,5 +1,10 @@
-import { type AssistantPart, finishedCall, type ToolOutcome, type ToolPart } from '../../model/parts.js';
-import type { ToolResult } from '../../session/steps.js';
+import {
+  type AssistantPart,
+  finishedCall,
+  type ToolOutcome,
+  type ToolPart,
+  type ToolResult,
+} from '../parts.js';
 
 /** A tool result that completes a call made outside the messages converted (the session holds it). */
 export interface LateToolResult {

@@ -1,8 +1,8 @@
 import type { SharedV3ProviderOptions } from '@ai-sdk/provider';
-import { fileFromUrl } from '../../import/media.js';
-import { InputError } from '../../model/errors.js';
-import type { JsonObject, JsonValue } from '../../model/json.js';
-import type { AssistantPart, FilePart, ToolPart } from '../../model/parts.js';
+import { InputError } from '../errors.js';
+import type { JsonObject, JsonValue } from '../json.js';
+import { fileFromUrl } from '../media.js';
+import type { AssistantPart, FilePart, ToolPart } from '../parts.js';
 
 /**
  * Part-level conversion of the AI SDK's shapes into condense parts. A `ModelMessage` part and a

@@ -1,7 +1,7 @@
 import type { ModelMessage, UserContent } from 'ai';
-import { InputError } from '../../model/errors.js';
-import type { AssistantMessage, Message } from '../../model/message.js';
-import type { AssistantPart, UserPart } from '../../model/parts.js';
+import { InputError } from '../errors.js';
+import type { AssistantMessage, Message } from '../message.js';
+import type { AssistantPart, UserPart } from '../parts.js';
 import { type LateToolResult, OpenCalls } from './calls.js';
 import { assistantPartOf, fileOf } from './parts.js';
 import { toolOutcome } from './tool-output.js';
