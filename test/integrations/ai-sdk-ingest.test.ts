@@ -177,11 +177,9 @@ describe('ingest', () => {
     expect(await ingest(first, [...history, user('more'), user('again')])).toMatchObject({
       status: 'ingested',
     });
-    expect((await stored(first)).map((m) => (m?.parts[0] as { text: string } | undefined)?.text).slice(-3)).toEqual([
-      'message 11',
-      'more',
-      'again',
-    ]);
+    expect(
+      (await stored(first)).map((m) => (m?.parts[0] as { text: string } | undefined)?.text).slice(-3),
+    ).toEqual(['message 11', 'more', 'again']);
   });
 
   it('names the field of a malformed cursor', async () => {
