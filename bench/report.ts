@@ -1,6 +1,7 @@
 /** Markdown tables in the README's style: one row per operation and store, one column per size. */
 import type { ColdRow } from './cold.js';
 import type { LoadRow } from './concurrency.js';
+import type { CycleRow } from './paths.js';
 import type { TurnRow } from './turns.js';
 
 function micros(us: number): string {
@@ -65,4 +66,18 @@ export function loadTable(rows: LoadRow[]): string {
   }
   const broken = rows.flatMap((r) => [...r.verdict.problems, ...r.verdict.errorSamples]);
   return broken.length === 0 ? lines.join('\n') : [...lines, '', ...broken.map((b) => `- ${b}`)].join('\n');
+}
+
+/** Turns over a whole compaction cycle: whether the prune turns stay near the median one. */
+export function cycleTable(rows: CycleRow[]): string {
+  const lines = [
+    '| one compaction cycle, 200k window | store | turns | of which pruned | median turn | mean turn | p99 turn | slowest |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| append step + prepare() | ${r.store} | ${r.turns} | ${r.pruneTurns} | ${micros(r.medianMicros)} | ${micros(r.meanMicros)} | ${micros(r.p99Micros)} | ${micros(r.maxMicros)} |`,
+    );
+  }
+  return lines.join('\n');
 }

@@ -8,26 +8,29 @@
  *   npm run bench -- --stall   only the stall at the hard threshold, with and without background compaction
  *   npm run bench -- --workers only the many-workers load run (8 processes × 1,000 appends)
  *   npm run bench -- --report  only the HTML report of a 100,000-entry session
+ *   npm run bench -- --paths   only the paths around the core turn: Postgres beside SQLite, the
+ *                              AI SDK middleware, a whole compaction cycle, compaction by size
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { type ColdRow, coldOpen } from './cold.js';
 import { type LoadRow, loadRun } from './concurrency.js';
 import { type HtmlReportRow, htmlReportBench, htmlReportTable } from './html-report.js';
-import { coldTable, loadTable, turnTable } from './report.js';
+import { type CycleRow, compactionCycle, compactionSplit, middlewareCalls } from './paths.js';
+import { coldTable, cycleTable, loadTable, turnTable } from './report.js';
 import { type StallRow, stallBench, stallTable } from './stall.js';
 import {
   checkTurn,
   compactedTurn,
-  compaction,
   pruneMessagesCalls,
   Sessions,
   type StoreKind,
   type TurnRow,
   uncompactedTurn,
 } from './turns.js';
-import { loadTargets } from './workers/stores.js';
+import { BENCH_PG_URL, loadTargets } from './workers/stores.js';
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
@@ -46,15 +49,23 @@ const STALL = {
 const stallOnly = args.has('--stall');
 const workersOnly = args.has('--workers');
 const reportOnly = args.has('--report');
-const everything = !stallOnly && !workersOnly && !reportOnly;
+const pathsOnly = args.has('--paths');
+const everything = !stallOnly && !workersOnly && !reportOnly && !pathsOnly;
 const STORES: StoreKind[] = ['memory', 'sqlite'];
 const dir = mkdtempSync(join(tmpdir(), 'condense-bench-'));
-const sessions = new Sessions(dir);
+const pgUrl = everything || pathsOnly ? await reachablePostgres() : undefined;
+const sessions = new Sessions(dir, pgUrl);
+const MIDDLEWARE = quick ? [1_000, 2_000, 8_000] : [1_000, 2_000, 8_000, 10_000, 50_000];
+const PG_SIZES = [1_000, 10_000];
+const COMPACTIONS = quick ? [1_000, 10_000] : [1_000, 10_000, 100_000];
 const progress = (what: string) => {
   if (!args.has('--json')) process.stderr.write(`done: ${what}\n`);
 };
 
 const turnRows: TurnRow[] = [];
+const middlewareRows: TurnRow[] = [];
+const compactionRows: TurnRow[] = [];
+const cycleRows: CycleRow[] = [];
 const windowRows: TurnRow[] = [];
 const coldRows: ColdRow[] = [];
 let stallRows: StallRow[] = [];
@@ -62,6 +73,7 @@ const loadRows: LoadRow[] = [];
 let reportRows: HtmlReportRow[] = [];
 try {
   if (everything) await sizes();
+  if (everything || pathsOnly) await paths();
   if (everything || stallOnly) {
     stallRows = await stallBench(STALL);
     progress('stall');
@@ -77,7 +89,36 @@ try {
     progress('report');
   }
 } finally {
+  await sessions.dispose();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The rows of the paths around the core turn, each beside what it is held to. */
+async function paths(): Promise<void> {
+  if (!everything) await checkTurn(sessions, 'memory', 1_000, TURNS); // JIT warm-up, as sizes() does
+  if (pgUrl !== undefined) {
+    for (const size of PG_SIZES) {
+      // SQLite beside it in the same run (sizes() has measured it already in a full run).
+      if (!everything) turnRows.push(await checkTurn(sessions, 'sqlite', size, TURNS));
+      if (!everything) turnRows.push(await compactedTurn(sessions, 'sqlite', size, TURNS));
+      turnRows.push(await checkTurn(sessions, 'postgres', size, TURNS));
+      turnRows.push(await compactedTurn(sessions, 'postgres', size, TURNS));
+      progress(`postgres ${size}`);
+    }
+  }
+  for (const size of MIDDLEWARE) {
+    middlewareRows.push(...(await middlewareCalls(size, 50)));
+    progress(`middleware ${size}`);
+  }
+  for (const kind of STORES) {
+    cycleRows.push(await compactionCycle(sessions, kind));
+    progress(`cycle ${kind}`);
+  }
+  for (const kind of STORES) {
+    for (const size of COMPACTIONS)
+      compactionRows.push(...(await compactionSplit(sessions, kind, size, size >= 100_000 ? 1 : 3)));
+    progress(`compaction ${kind}`);
+  }
 }
 
 async function sizes(): Promise<void> {
@@ -89,7 +130,6 @@ async function sizes(): Promise<void> {
     for (const size of SIZES) {
       turnRows.push(await checkTurn(sessions, kind, size, TURNS));
       turnRows.push(await compactedTurn(sessions, kind, size, TURNS));
-      if (size >= 10_000) turnRows.push(await compaction(sessions, kind, size, 3));
       progress(`${kind} ${size}`);
     }
   }
@@ -110,6 +150,9 @@ async function sizes(): Promise<void> {
 if (args.has('--json')) {
   const rows = {
     turns: turnRows,
+    middleware: middlewareRows,
+    cycle: cycleRows,
+    compaction: compactionRows,
     windows: windowRows,
     cold: coldRows,
     stall: stallRows,
@@ -119,12 +162,32 @@ if (args.has('--json')) {
   process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 } else {
   const tables = [
-    ...(everything
-      ? [turnTable(turnRows, 'msgs'), turnTable(windowRows, 'entries'), coldTable(coldRows)]
+    ...(everything || pathsOnly
+      ? [
+          turnTable(turnRows, 'msgs'),
+          turnTable(middlewareRows, 'msgs'),
+          cycleTable(cycleRows),
+          turnTable(compactionRows, 'msgs'),
+        ]
       : []),
+    ...(everything ? [turnTable(windowRows, 'entries'), coldTable(coldRows)] : []),
     ...(stallRows.length > 0 ? [stallTable(stallRows, STALL)] : []),
     ...(loadRows.length > 0 ? [loadTable(loadRows)] : []),
     ...(reportRows.length > 0 ? [htmlReportTable(reportRows)] : []),
   ];
   process.stdout.write(`${tables.join('\n\n')}\n`);
+}
+
+/** The Postgres server for the per-turn rows, if one answers (else those rows are left out). */
+async function reachablePostgres(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: BENCH_PG_URL, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    return BENCH_PG_URL;
+  } catch (error) {
+    process.stderr.write(`no Postgres at ${BENCH_PG_URL} (${(error as Error).message}): no Postgres rows\n`);
+    return undefined;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }

@@ -1,16 +1,19 @@
 /** In-process rows: per-turn costs by history and window size, compaction, and the AI SDK reference. */
+import { randomBytes } from 'node:crypto';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ModelMessage, pruneMessages } from 'ai';
+import pg from 'pg';
 import { renderContext } from '../src/context/index.js';
 import { syntheticSession } from '../src/demo/synthetic.js';
 import { openSession, type Session, type SessionOptions } from '../src/session/index.js';
 import { memoryStore } from '../src/store/index.js';
+import { postgresStore } from '../src/store/postgres.js';
 import { sqliteStore } from '../src/store/sqlite.js';
 import type { Store } from '../src/store/store.js';
 import { fillStore } from './fill.js';
 
-export type StoreKind = 'memory' | 'sqlite';
+export type StoreKind = 'memory' | 'sqlite' | 'postgres';
 
 export interface TurnRow {
   name: string;
@@ -32,11 +35,24 @@ export class Sessions {
   private readonly templates = new Map<number, string>();
   private copies = 0;
 
-  constructor(private readonly dir: string) {}
+  private readonly schemas: string[] = [];
+
+  constructor(
+    private readonly dir: string,
+    private readonly pgUrl?: string,
+  ) {}
 
   async store(kind: StoreKind, size: number): Promise<Store> {
     if (kind === 'memory') {
       const store = memoryStore();
+      await fillStore(store, 's', size);
+      return store;
+    }
+    if (kind === 'postgres') {
+      if (this.pgUrl === undefined) throw new Error('no Postgres server for the bench');
+      const schema = `condense_bench_${randomBytes(6).toString('hex')}`;
+      this.schemas.push(schema);
+      const store = postgresStore({ connectionString: this.pgUrl, schema });
       await fillStore(store, 's', size);
       return store;
     }
@@ -51,6 +67,18 @@ export class Sessions {
     const path = join(this.dir, `copy-${this.copies++}.db`);
     copyFileSync(template, path);
     return sqliteStore({ path });
+  }
+
+  /** Drops the Postgres schemas made for the run. */
+  async dispose(): Promise<void> {
+    if (this.pgUrl === undefined || this.schemas.length === 0) return;
+    const client = new pg.Client({ connectionString: this.pgUrl });
+    await client.connect();
+    try {
+      for (const schema of this.schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    } finally {
+      await client.end();
+    }
   }
 }
 
@@ -100,23 +128,6 @@ export async function compactedTurn(sessions: Sessions, kind: StoreKind, size: n
   });
   await store.close();
   return { name: 'turn with prepare(), after compaction', store: kind, size, medianMicros };
-}
-
-/**
- * The first compaction of a window of `size` messages never compacted before (an import), from
- * opening the session: reading the window is part of the work, however much of it is held.
- */
-export async function compaction(sessions: Sessions, kind: StoreKind, size: number, runs: number) {
-  const times: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    const store = await sessions.store(kind, size);
-    const t0 = performance.now();
-    const session = await openSession(store, 's', REAL);
-    await session.compact({});
-    times.push((performance.now() - t0) * 1000);
-    await store.close();
-  }
-  return { name: 'open + first compaction (extractive)', store: kind, size, medianMicros: median(times) };
 }
 
 /**

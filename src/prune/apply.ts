@@ -25,14 +25,15 @@ export function clearedToolPart(part: ToolPart, placeholder: string, compactedAt
  * as they are, so applying the same plan twice changes nothing the second time.
  */
 export function applyPrune(
-  entries: readonly Entry[],
+  entries: readonly Entry[] | ReadonlyMap<string, Entry>,
   plan: PrunePlan,
   opts: ResolvedPruneOptions,
   now: number,
   estimator: Estimator,
 ): PartsUpdate[] {
   if (!plan.prune || plan.marks.length === 0) return [];
-  const byId = new Map(entries.map((e) => [e.id, e]));
+  // Given as a map, the marked entries alone (PruneScope.find): no pass over the window.
+  const byId = 'get' in entries ? entries : new Map(entries.map((e) => [e.id, e]));
   const indexesByEntry = new Map<string, number[]>();
   for (const mark of plan.marks) {
     const list = indexesByEntry.get(mark.entryId) ?? [];
@@ -88,13 +89,21 @@ export function prunedSavings(updates: readonly PartsUpdate[], entries: readonly
   return saved;
 }
 
-/** Entries with the updates applied (what a store holds after `updateParts`); pure, for callers and tests. */
+/**
+ * Entries with the updates applied (what a store holds after `updateParts`); pure, for callers and
+ * tests. Newest first, stopping once every update found its entry: a late tool result touches one
+ * of the last entries, and a copy of the list costs far less than a pass that looks at each.
+ */
 export function withUpdates(entries: readonly Entry[], updates: readonly PartsUpdate[]): Entry[] {
   const byId = new Map(updates.map((u) => [u.entryId, u]));
-  return entries.map((e) => {
+  const out = entries.slice();
+  for (let i = out.length - 1, left = byId.size; i >= 0 && left > 0; i--) {
+    const e = out[i]!;
     const u = byId.get(e.id);
-    if (!u || e.kind !== 'message') return e;
+    if (!u || e.kind !== 'message') continue;
+    left--;
     const message = { ...e.message, parts: u.parts } as MessageEntry['message'];
-    return { ...e, message, partTokens: u.partTokens, tokens: u.tokens };
-  });
+    out[i] = { ...e, message, partTokens: u.partTokens, tokens: u.tokens };
+  }
+  return out;
 }

@@ -35,14 +35,22 @@ type Stop = { at: 'pivot' | 'marked'; entryId: string } | null;
  * `onSummary` / `onMarked`. The candidates are marked only if their total beats `minimumTokens`.
  */
 export function planPrune(entries: readonly Entry[], opts: ResolvedPruneOptions): PrunePlan {
+  return planPruneScan(newestFirst(entries), opts);
+}
+
+function* newestFirst(entries: readonly Entry[]): Generator<Entry> {
+  for (let i = entries.length - 1; i >= 0; i--) yield entries[i]!;
+}
+
+/** `planPrune` over entries given newest first (see PruneScope): it reads only as far as it must. */
+export function planPruneScan(newestFirst: Iterable<Entry>, opts: ResolvedPruneOptions): PrunePlan {
   const candidates: PruneMark[] = [];
   let protectedTokens = 0;
   let prunableTokens = 0;
   let turnsSeen = 0;
   let stop: Stop = null;
 
-  scan: for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i]!;
+  scan: for (const entry of newestFirst) {
     if (isPivotOrSummary(entry)) {
       if (opts.onSummary === 'stop') {
         stop = { at: 'pivot', entryId: entry.id };

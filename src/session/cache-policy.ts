@@ -38,14 +38,18 @@ function cacheState({ config, active, estimate }: CacheInput): CacheState | null
 }
 
 /** Whether a planned batch prune pays for the cache it invalidates (true when the rules are off). */
-export function prunePaysFor(input: CacheInput, scope: readonly Entry[], plan: PrunePlan): boolean {
+export function prunePaysFor(input: CacheInput, newestFirst: Iterable<Entry>, plan: PrunePlan): boolean {
   const { estimate } = input;
   const state = cacheState(input);
   if (state === null || !plan.prune) return true;
+  // What is written again: the request from the oldest pruned output on (read newest first, so
+  // only that suffix is visited).
   const marked = new Set(plan.marks.map((m) => m.entryId));
-  const first = scope.findIndex((e) => marked.has(e.id));
   let suffixRaw = 0;
-  for (let i = Math.max(0, first); i < scope.length; i++) suffixRaw += scope[i]!.tokens;
+  for (const e of newestFirst) {
+    suffixRaw += e.tokens;
+    if (marked.delete(e.id) && marked.size === 0) break;
+  }
   const verdict = prunePays({
     ...state,
     savedTokens: plan.prunableTokens * estimate.ratio,

@@ -1,6 +1,14 @@
 import type { Entry } from '../model/entry.js';
 import { isFinishedTool } from '../model/parts.js';
-import { applyPrune, type PrunePlan, planPrune, shouldPlanPrune, withUpdates } from '../prune/index.js';
+import {
+  applyPrune,
+  type PrunePlan,
+  PruneScope,
+  planPrune,
+  planPruneScan,
+  shouldPlanPrune,
+  withUpdates,
+} from '../prune/index.js';
 import { prunePaysFor } from './cache-policy.js';
 import { afterReplace } from './state.js';
 import type { StepContext } from './step-context.js';
@@ -30,22 +38,6 @@ export interface PruneOutcome {
 }
 
 /**
- * The active window in the order the model sees it: the pivot (its summary) first, then the kept
- * tail and newer entries. In log order the pivot comes after the kept tail, and a scan that stops
- * at the summary would never reach the tail.
- */
-function viewOrder(active: Entry[]): Entry[] {
-  const pivotAt = active.findLastIndex((e) => e.kind === 'compaction');
-  if (pivotAt <= 0) return active;
-  // Older pivots left inside the kept tail are not in the view: they must not stop the scan.
-  return [
-    active[pivotAt]!,
-    ...active.slice(0, pivotAt).filter((e) => e.kind !== 'compaction'),
-    ...active.slice(pivotAt + 1),
-  ];
-}
-
-/**
  * Plans and applies pruning in one batched write. In batch mode (every turn) it plans only when
  * the O(1) running total says a batch could be due, and not again until that total has grown.
  */
@@ -65,7 +57,7 @@ export async function runPrune(
   // prune asked for outright covers the whole window.
   if (!opts.batch) await session.log.loadWhole();
   if (opts.dryRun) {
-    const plan = planPrune(viewOrder(session.log.active), config);
+    const plan = planPrune(new PruneScope(session.log.active).toArray(), config);
     const parts = plan.prune ? plan.marks.length : 0;
     return { outcome: { dryRun: true, parts, tokensSaved: plan.prune ? plan.prunableTokens : 0, plan } };
   }
@@ -76,8 +68,8 @@ export async function runPrune(
   let outcome: PruneOutcome | null = null;
   await session.log.mutate((record, active) => {
     const from = record.state.activeFromSeq;
-    const scope = [...older.filter((e) => e.seq < from), ...viewOrder(active)];
-    const plan = planPrune(scope, config);
+    const scope = new PruneScope(active, older.length > 0 ? older.filter((e) => e.seq < from) : []);
+    const plan = planPruneScan(scope.newestFirst(), config);
     outcome = { dryRun: false, parts: 0, tokensSaved: 0, plan };
     // What the whole-log scan finished with is remembered, so the next open reads only from the
     // oldest output below the window that is still kept (protected now, prunable later).
@@ -102,12 +94,12 @@ export async function runPrune(
     }
     // A per-turn batch waits while it would cost more in invalidated cache than it saves.
     const cacheInput = { config: session.config, active, estimate: session.estimate() };
-    if (opts.batch && !prunePaysFor(cacheInput, scope, plan)) {
+    if (opts.batch && !prunePaysFor(cacheInput, scope.newestFirst(), plan)) {
       outcome = { dryRun: false, parts: 0, tokensSaved: 0, plan };
       return null;
     }
-    const updates = applyPrune(scope, plan, config, session.config.now(), session.config.estimator);
-    const byId = new Map(scope.map((e) => [e.id, e]));
+    const byId = scope.find(new Set(plan.marks.map((m) => m.entryId)));
+    const updates = applyPrune(byId, plan, config, session.config.now(), session.config.estimator);
     const was = updates.map((u) => byId.get(u.entryId)!);
     const now = withUpdates(was, updates);
     // The view's figures move with the entries in the window; the log's total with all of them.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type PgModule from 'pg';
 import type { Pool, PoolClient } from 'pg';
 import { importPeer } from '../model/peer.js';
@@ -27,6 +28,26 @@ export async function query<R>(
   values: readonly unknown[] = [],
 ): Promise<R[]> {
   const result = await c.query({ text, values: values as unknown[], types: TYPES });
+  return result.rows as R[];
+}
+
+const names = new Map<string, string>();
+
+/**
+ * Runs a statement of the per-turn path as a prepared one: each connection parses and plans it
+ * once. Named after its text, so that stores on other schemas sharing a pool never clash.
+ */
+export async function prepared<R>(
+  c: Pool | PoolClient,
+  text: string,
+  values: readonly unknown[],
+): Promise<R[]> {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `condense_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    names.set(text, name);
+  }
+  const result = await c.query({ name, text, values: values as unknown[], types: TYPES });
   return result.rows as R[];
 }
 

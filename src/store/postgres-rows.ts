@@ -1,6 +1,7 @@
 import type { Entry } from '../model/entry.js';
+import type { JsonObject } from '../model/json.js';
 import type { Part } from '../model/parts.js';
-import type { SessionRecord } from '../model/session.js';
+import type { SessionRecord, SessionState } from '../model/session.js';
 import { searchVector } from './postgres-text.js';
 import { entrySearchText } from './search.js';
 import {
@@ -9,8 +10,34 @@ import {
   type SessionRow,
   entryFromRow as sqliteEntryFromRow,
 } from './sqlite-rows.js';
+import type { Commit } from './store.js';
 
 export { sessionFromRow } from './sqlite-rows.js';
+
+/**
+ * The session row as a commit left it, from the commit itself: only what the commit keeps as it
+ * was (creation time, metadata when not replaced) comes back from the server. The state goes
+ * through JSON as the stored one does (an undefined field is no field).
+ */
+export function committedRecord(
+  commit: Commit,
+  updatedAt: number,
+  row: { created_at: number; metadata: string | null },
+): SessionRecord {
+  const metadata =
+    commit.metadata ??
+    parseColumn<JsonObject>(row.metadata ?? '{}', 'sessions', commit.sessionId, undefined, 'metadata');
+  return {
+    id: commit.sessionId,
+    createdAt: row.created_at,
+    updatedAt,
+    headId: commit.headId,
+    version: commit.expectedVersion + 1,
+    nextSeq: commit.nextSeq,
+    metadata: JSON.parse(JSON.stringify(metadata)) as JsonObject,
+    state: JSON.parse(JSON.stringify(commit.state)) as SessionState,
+  };
+}
 
 /** A `sessions` row as the store's queries return it (JSONB as text). */
 /** A `sessions` row: the same columns, read the same way, on both SQL stores. */

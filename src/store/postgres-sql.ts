@@ -33,6 +33,23 @@ export function pgSql(schema: string) {
         state = $6, metadata = COALESCE($7::jsonb, metadata)
       WHERE id = $1 AND version = $2
       RETURNING *`,
+    /**
+     * An append in one statement, so one round trip: the compare-and-swap, then the batch (one
+     * array parameter per column, from $9) only if it matched. No row back: a conflict, or no
+     * such session. What was written is not read back; only what the commit leaves as it was.
+     * $8 is the statement's own synchronous_commit (see PostgresStoreOptions).
+     */
+    appendCommit: `WITH s AS (
+        UPDATE ${s}.sessions SET updated_at = $3, head_id = $4, version = $2 + 1, next_seq = $5,
+          state = $6, metadata = COALESCE($7::jsonb, metadata)
+        WHERE id = $1 AND version = $2 AND set_config('synchronous_commit', $8, true) IS NOT NULL
+        RETURNING created_at, CASE WHEN $7::jsonb IS NULL THEN metadata END AS metadata
+      ), e AS (
+        INSERT INTO ${s}.entries (${ENTRY_WRITE_COLUMNS.map(([c]) => c).join(', ')})
+        SELECT * FROM unnest(${ENTRY_WRITE_COLUMNS.map(([, type], i) => `$${i + 9}::${type}[]`).join(', ')})
+        WHERE EXISTS (SELECT FROM s)
+      )
+      SELECT created_at, metadata FROM s`,
     /** A whole batch in one statement: one array parameter per column. */
     insertEntries: `INSERT INTO ${s}.entries (${ENTRY_WRITE_COLUMNS.map(([c]) => c).join(', ')})
       SELECT * FROM unnest(${ENTRY_WRITE_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`,

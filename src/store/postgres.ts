@@ -11,10 +11,21 @@ import type { EventLedger } from './events.js';
 import { landedChecks } from './postgres-landed.js';
 import { postgresLedger } from './postgres-ledger.js';
 import { rewriteParts } from './postgres-parts.js';
-import { inTransaction, listenOnPool, newPool, pgError, query } from './postgres-pool.js';
+import {
+  CommitUnknownError,
+  connectionLost,
+  guarded,
+  inTransaction,
+  listenOnPool,
+  newPool,
+  pgError,
+  prepared,
+  query,
+} from './postgres-pool.js';
 import { reconnecting } from './postgres-reconnect.js';
 import {
   columnArrays,
+  committedRecord,
   entryFromRow,
   entryValues,
   type PgEntryRow,
@@ -43,6 +54,14 @@ export type PostgresStoreOptions = ({ connectionString: string } | { pool: Pool 
    * migrated by `condense migrate --pg URL`.
    */
   migrate?: boolean;
+  /**
+   * Whether an append (a turn's write) returns only once the server has flushed it to disk.
+   * Default false, the durability of the SQLite store (WAL, synchronous=NORMAL): a crash of the
+   * database server may lose the appends of its last fraction of a second, never part of one,
+   * and a turn does not wait on a disk flush (several milliseconds on ordinary disks). true: every
+   * append waits for it. Other writes (creating, pruning, compacting) always wait.
+   */
+  synchronousCommit?: boolean;
 };
 
 /**
@@ -88,9 +107,7 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
       commit.metadata === undefined ? null : JSON.stringify(commit.metadata),
     ]);
     if (row !== undefined) return sessionFromRow(row);
-    const [found] = await query<{ version: number }>(c, sql.versionOf, [commit.sessionId]);
-    if (found === undefined) throw new UnknownSessionError(commit.sessionId);
-    throw new VersionConflictError(commit.sessionId, commit.expectedVersion, found.version);
+    return refused(c, commit);
   }
 
   async function appendIn(c: PoolClient, entries: readonly Entry[], commit: Commit): Promise<SessionRecord> {
@@ -105,6 +122,48 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
       throw await duplicateEntry(c, entries, commit.sessionId, error);
     }
     return record;
+  }
+
+  /**
+   * An append in one statement (one round trip, no transaction to open and commit). A statement
+   * of its own commits as it ends: a connection lost while it ran may have committed it, which
+   * the caller's `landed` check settles. Only a refused write asks more of the server: whose
+   * version won, or which entry clashed.
+   */
+  async function appendAlone(p: Pool, entries: readonly Entry[], commit: Commit): Promise<SessionRecord> {
+    const release = guarded(await p.connect());
+    let broken: Error | undefined;
+    try {
+      const now = Date.now();
+      const metadata = commit.metadata === undefined ? null : JSON.stringify(commit.metadata);
+      const [row] = await prepared<{ created_at: number; metadata: string | null }>(
+        release.client,
+        sql.appendCommit,
+        [
+          ...[commit.sessionId, commit.expectedVersion, now, commit.headId, commit.nextSeq],
+          ...[JSON.stringify(commit.state), metadata, opts.synchronousCommit ? 'on' : 'off'],
+          ...columnArrays(entries.map(entryValues)),
+        ],
+      );
+      if (row === undefined) return await refused(release.client, commit);
+      return committedRecord(commit, now, row);
+    } catch (error) {
+      if (connectionLost(error)) {
+        broken = error as Error;
+        throw new CommitUnknownError(error);
+      }
+      if (pgError(error).code !== '23505') throw error;
+      throw await duplicateEntry(release.client, entries, commit.sessionId, error);
+    } finally {
+      release(broken);
+    }
+  }
+
+  /** Why a compare-and-swap matched no row: another writer's version, or no such session. */
+  async function refused(c: PoolClient, commit: Commit): Promise<never> {
+    const [found] = await query<{ version: number }>(c, sql.versionOf, [commit.sessionId]);
+    if (found === undefined) throw new UnknownSessionError(commit.sessionId);
+    throw new VersionConflictError(commit.sessionId, commit.expectedVersion, found.version);
   }
 
   /** Which entry of a refused batch clashed with a stored one, as the other stores name it. */
@@ -173,7 +232,7 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
 
     async getSession(id) {
       checkSessionId(id);
-      const [row] = await read('read session', (p) => query<PgSessionRow>(p, sql.getSession, [id]));
+      const [row] = await read('read session', (p) => prepared<PgSessionRow>(p, sql.getSession, [id]));
       return row === undefined ? undefined : sessionFromRow(row);
     },
 
@@ -185,11 +244,7 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
     async append(entries, commit) {
       checkAppendBatch(entries, commit.sessionId);
       const p = await open();
-      return reconnecting(
-        'append',
-        () => inTransaction(p, (c) => appendIn(c, entries, commit)),
-        landed.append(entries, commit),
-      );
+      return reconnecting('append', () => appendAlone(p, entries, commit), landed.append(entries, commit));
     },
 
     async updateParts(updates, commit) {
@@ -206,7 +261,7 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
     async loadFrom(sessionId, fromSeq, toSeq) {
       const rows = await read('load entries', (p) =>
         toSeq === undefined
-          ? query<PgEntryRow>(p, sql.loadFrom, [sessionId, fromSeq])
+          ? prepared<PgEntryRow>(p, sql.loadFrom, [sessionId, fromSeq])
           : query<PgEntryRow>(p, sql.loadRange, [sessionId, fromSeq, toSeq]),
       );
       return rows.map(entryFromRow);

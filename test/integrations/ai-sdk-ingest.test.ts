@@ -134,6 +134,54 @@ describe('ingest', () => {
     expect(session.record.version).toBe(before);
   });
 
+  it('takes a call and its result from the same prompt in one write, the call completed', async () => {
+    const { session } = await fresh();
+    const before = session.record.version;
+    await ingest(session, [
+      user('read a and b'),
+      calls,
+      result('c1', 'A'),
+      result('c2', 'B'),
+      user('thanks'),
+    ]);
+    expect(session.record.version).toBe(before + 1);
+    const tools = (await stored(session)).flatMap((m) => m?.parts.filter((p) => p.type === 'tool') ?? []);
+    expect(tools.map((p) => [p.callId, p.state, p.state === 'completed' ? p.output : null])).toEqual([
+      ['c1', 'completed', 'A'],
+      ['c2', 'completed', 'B'],
+    ]);
+  });
+
+  it('sees an edit of the first message taken, of the last, or of those 1, 2, 4, 8 ... before the last', async () => {
+    const history = Array.from({ length: 40 }, (_, i) => user(`message ${i}`));
+    // 41 messages taken: positions 40 (the last), 39, 37, 33, 25, 9 and 0 are checked each call.
+    for (const edited of [0, 39, 37, 33, 25, 9]) {
+      const { session } = await fresh();
+      await ingest(session, history);
+      await ingest(session, [...history, user('next')]);
+      const changed = history.map((m, i) => (i === edited ? user(`EDITED ${i}`) : m));
+      expect(await ingest(session, [...changed, user('next'), user('more')])).toMatchObject({
+        status: 'rewritten',
+      });
+    }
+  });
+
+  it('hashes a prompt in full when another process took its messages: a restart continues the cursor', async () => {
+    const store = memoryStore();
+    const history = Array.from({ length: 12 }, (_, i) => user(`message ${i}`));
+    const first = await openSession(store, 's');
+    await ingest(first, history);
+    const second = await openSession(store, 's');
+    expect(await ingest(second, [...history, user('more')])).toMatchObject({ status: 'ingested' });
+    // The first process has not seen 'more': it catches up with the cursor the second one wrote.
+    expect(await ingest(first, [...history, user('more'), user('again')])).toMatchObject({
+      status: 'ingested',
+    });
+    expect(
+      (await stored(first)).map((m) => (m?.parts[0] as { text: string } | undefined)?.text).slice(-3),
+    ).toEqual(['message 11', 'more', 'again']);
+  });
+
   it('names the field of a malformed cursor', async () => {
     const { session } = await fresh();
     await session.append([], { cursor: { messages: -1, hash: 'x' } });

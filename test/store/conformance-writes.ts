@@ -61,6 +61,17 @@ export function writeConformance(h: StoreHandle): void {
       expect(await h.store().getEntry('s1', 's1-e5')).toBeUndefined();
     });
 
+    it('an append returns the session as stored, its metadata kept or replaced', async () => {
+      const record = await seeded();
+      const more = textEntries('s1', 1, 5);
+      const kept = await h.store().append(more, commitAfter(record, more));
+      expect(kept).toStrictEqual(await h.store().getSession('s1'));
+      const metadata = { title: 'renamed', tags: ['a'] };
+      const replaced = await h.store().append([], { ...commitAfter(kept, []), metadata });
+      expect(replaced).toStrictEqual(await h.store().getSession('s1'));
+      expect(replaced.metadata).toStrictEqual(metadata);
+    });
+
     it('a stale updateParts throws VersionConflictError and changes no part', async () => {
       const record = await seeded();
       const update: PartsUpdate = { entryId: 's1-e1', parts: PRUNED, partTokens: [4], tokens: 8 };

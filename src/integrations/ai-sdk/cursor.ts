@@ -46,7 +46,7 @@ export function readCursor(value: JsonValue | undefined, sessionId: string): Pro
  * may move a cache breakpoint from message to message without changing the conversation), bytes
  * as base64. Built from shallow copies so that the native JSON.stringify does the work.
  */
-function canonical(message: V3Message): string {
+export function canonical(message: V3Message): string {
   if (typeof message.content === 'string') return JSON.stringify([message.role, message.content]);
   const parts = message.content.map((part) => {
     const { providerOptions: _ignored, ...rest } = part;
@@ -55,21 +55,6 @@ function canonical(message: V3Message): string {
     return rest;
   });
   return JSON.stringify([message.role, parts]);
-}
-
-/**
- * The hash chain over `messages`: entry i is the hash of the first i messages. One pass; digests
- * are taken only from `from` on (the cursor and after), the entries before are left empty.
- */
-export function hashChain(messages: readonly V3Message[], from = 0): string[] {
-  const running = createHash('sha256');
-  const hashes: string[] = [];
-  hashes[0] = '';
-  messages.forEach((m, i) => {
-    running.update(canonical(m)).update('\n');
-    if (i + 1 >= from) hashes[i + 1] = running.copy().digest('base64url');
-  });
-  return hashes;
 }
 
 /**

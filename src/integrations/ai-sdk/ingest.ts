@@ -2,10 +2,13 @@ import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { LateToolResult } from '../../model/ai-sdk/calls.js';
 import type { JsonValue } from '../../model/json.js';
 import { type AssistantMessage, type Message, orphanResultMessage } from '../../model/message.js';
+import { finishedCall, type Part, type ToolOutcome, type ToolPart } from '../../model/parts.js';
 import type { SessionHandle } from '../../session/handle.js';
+import type { ToolResult } from '../../session/steps.js';
 import { NoWaitingCallError } from '../../session/tool-results.js';
-import { echoSignature, hashChain, type PromptCursor, readCursor } from './cursor.js';
-import { assistantFromV3, fromV3Assistant, toolResultsOf, userFromV3, type V3Message } from './prompt-in.js';
+import { echoSignature, type PromptCursor, readCursor } from './cursor.js';
+import { type ConversationMessage, digestsOf } from './digests.js';
+import { assistantFromV3, fromV3Assistant, toolResultsOf, userFromV3 } from './prompt-in.js';
 
 export type IngestOutcome =
   | {
@@ -21,10 +24,8 @@ export type IngestOutcome =
   | { status: 'replay'; message: AssistantMessage }
   | { status: 'rewritten'; reason: string };
 
-type Conversation = Exclude<V3Message, { role: 'system' }>;
-
 /** A prompt message as a condense message, and the results it carries for calls made before it. */
-function converted(m: Conversation, index: number): { message?: Message; results: LateToolResult[] } {
+function converted(m: ConversationMessage, index: number): { message?: Message; results: LateToolResult[] } {
   switch (m.role) {
     case 'user':
       return { message: userFromV3(m), results: [] };
@@ -68,15 +69,20 @@ async function ingestOnce(
   prompt: LanguageModelV3Prompt,
   regenerate: boolean,
 ): Promise<IngestOutcome | typeof MOVED> {
-  const system = prompt.flatMap((m) => (m.role === 'system' ? [m.content] : []));
-  const conversation = prompt.filter((m): m is Conversation => m.role !== 'system');
   let stored: JsonValue = session.log.record.state.cursor ?? null;
   const cursor = readCursor(stored ?? undefined, session.id);
-  const hashes = hashChain(conversation, cursor.messages);
-  const at = (n: number): PromptCursor => ({ messages: n, hash: hashes[n]! });
-  if (cursor.messages > conversation.length || hashes[cursor.messages] !== cursor.hash) {
-    return { status: 'rewritten', reason: 'an earlier message was changed or removed' };
+  const digests = digestsOf(session);
+  const at = (n: number): PromptCursor => ({ messages: n, hash: digests.at(n) });
+  // The prompt split as the last one was, unless its known prefix no longer matches: then exactly.
+  let { system, conversation } = digests.split(prompt, cursor.messages, true);
+  let known =
+    cursor.messages <= conversation.length && digests.follow(conversation, cursor.messages, cursor.hash);
+  if (!known) {
+    ({ system, conversation } = digests.split(prompt, cursor.messages, false));
+    known =
+      cursor.messages <= conversation.length && digests.follow(conversation, cursor.messages, cursor.hash);
   }
+  if (!known) return { status: 'rewritten', reason: 'an earlier message was changed or removed' };
   let i = cursor.messages;
   if (cursor.echo !== undefined) {
     const next = conversation[i];
@@ -87,13 +93,12 @@ async function ingestOnce(
     }
     i++;
   }
-  let batch: Message[] = [];
+  const batch = new Batch(session.config.now);
   /** Appends the batch over the cursor this ingest read; false if another instance wrote first. */
   const flush = async (end: number) => {
-    if (batch.length === 0) return true;
+    if (batch.messages.length === 0) return true;
     const next = at(end);
-    const entries = await session.append(batch, { cursor: next, expectCursor: stored });
-    batch = [];
+    const entries = await session.append(batch.take(), { cursor: next, expectCursor: stored });
     if (entries.length === 0) return false;
     stored = next;
     return true;
@@ -101,11 +106,13 @@ async function ingestOnce(
   let kept = 0;
   for (; i < conversation.length; i++) {
     const { message, results } = converted(conversation[i]!, i);
-    if (results.length > 0) {
-      // The calls these results answer may be in the batch: it goes first.
+    // Results for calls still in the batch complete them there: call and result go in one write.
+    const rest = results.filter((late) => !batch.settle(late));
+    if (rest.length > 0) {
+      // The calls these results answer may have been appended before: the batch goes first.
       if (!(await flush(i))) return MOVED;
       // A result that answers no call is kept where it came, as the import keeps one.
-      for (const orphan of await completeCalls(session, results)) {
+      for (const orphan of await completeCalls(session, rest)) {
         batch.push(orphanResultMessage(orphan.callId, orphan.result, 'the session'));
         kept++;
       }
@@ -120,6 +127,57 @@ async function ingestOnce(
     cursor: at(conversation.length),
     stored,
   };
+}
+
+/**
+ * Messages waiting to be appended, with their calls still waiting for a result by id, so that a
+ * result arriving in the same prompt completes its call before the write, as
+ * `session.recordToolResult` would complete it after.
+ */
+class Batch {
+  messages: Message[] = [];
+  private waiting = new Map<string, { parts: Part[]; index: number }[]>();
+
+  constructor(private readonly now: () => number) {}
+
+  push(message: Message): void {
+    this.messages.push(message);
+    message.parts.forEach((p, index) => {
+      if (p.type !== 'tool' || (p.state !== 'pending' && p.state !== 'running')) return;
+      const slots = this.waiting.get(p.callId) ?? [];
+      slots.push({ parts: message.parts, index });
+      this.waiting.set(p.callId, slots);
+    });
+  }
+
+  /** Completes the waiting call of the newest message with this id; false if none waits here. */
+  settle({ callId, result }: LateToolResult): boolean {
+    const slots = this.waiting.get(callId);
+    if (slots === undefined || slots.length === 0) return false;
+    // As recordToolResult finds it: the newest message holding the call, its first such part.
+    const newest = slots.at(-1)!.parts;
+    const at = slots.findIndex((s) => s.parts === newest);
+    const { parts, index } = slots.splice(at, 1)[0]!;
+    parts[index] = finishedCall(parts[index] as ToolPart, outcomeOf(result), this.now());
+    return true;
+  }
+
+  take(): Message[] {
+    const taken = this.messages;
+    this.messages = [];
+    this.waiting.clear();
+    return taken;
+  }
+}
+
+function outcomeOf(result: ToolResult): ToolOutcome {
+  return result.error === undefined
+    ? {
+        state: 'completed',
+        output: result.output,
+        ...(result.attachments ? { attachments: result.attachments } : {}),
+      }
+    : { state: 'error', error: result.error };
 }
 
 /** The recorded answer with this echo signature: the newest assistant message of the window. */
@@ -168,16 +226,21 @@ export function reportUnmatched(session: SessionHandle, unmatched: number, fate 
 
 /**
  * The state of a call in the session's view (the window is bounded): 'pending' while any call with
- * that id still waits, since a provider may reuse ids.
+ * that id still waits, since a provider may reuse ids. Newest first: a result mostly answers a
+ * call of the last few steps, found without a pass over the window.
  */
 function callState(session: SessionHandle, callId: string): string | undefined {
   let found: string | undefined;
-  for (const entry of session.log.active) {
+  const active = session.log.active;
+  for (let i = active.length - 1; i >= 0; i--) {
+    const entry = active[i]!;
     if (entry.kind !== 'message') continue;
-    for (const p of entry.message.parts) {
+    const parts = entry.message.parts;
+    for (let j = parts.length - 1; j >= 0; j--) {
+      const p = parts[j]!;
       if (p.type !== 'tool' || p.callId !== callId) continue;
       if (p.state === 'pending' || p.state === 'running') return p.state;
-      found = p.state;
+      found ??= p.state;
     }
   }
   return found;

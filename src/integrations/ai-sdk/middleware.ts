@@ -17,7 +17,7 @@ import type { Store } from '../../store/store.js';
 import { echoSignature, type PromptCursor } from './cursor.js';
 import { completeCalls, ingest, recordedAnswer, reportUnmatched } from './ingest.js';
 import { Mutex } from './mutex.js';
-import { toV3Prompt } from './prompt-out.js';
+import { viewPrompt } from './prompt-out.js';
 import { recordedContent, recordedFinish, replayResult, replayStream } from './replay.js';
 import { fromResponse } from './response.js';
 import { type OpenSession, SessionRoute } from './route.js';
@@ -120,7 +120,7 @@ export function condenseMiddleware<S extends SessionHandle>(
       signal: params.abortSignal,
     });
     onPrepared?.(prepared, turn.session);
-    return { ...params, prompt: toV3Prompt(prepared.system, prepared.messages) };
+    return { ...params, prompt: viewPrompt(prepared.system, prepared.messages) };
   }
 
   /** A context-overflow error compacts once and is retried once; any other error is the app's. */

@@ -28,6 +28,30 @@ export function toV3Prompt(system: string | undefined, messages: ModelMessage[])
   return prompt;
 }
 
+/** Each session view list (the one prepare() extends in place), as converted so far. */
+const converted = new WeakMap<readonly ModelMessage[], LanguageModelV3Message[]>();
+
+/**
+ * `toV3Prompt` of the list prepare() hands out, converting only what changed since the last call:
+ * that list only grows at its end, and only its last message is ever replaced (a merged turn; see
+ * the Fold contract in context/serialize/assembler.ts); a rebuilt view is a new list.
+ */
+export function viewPrompt(
+  system: string | undefined,
+  messages: readonly ModelMessage[],
+): LanguageModelV3Prompt {
+  let done = converted.get(messages);
+  if (done === undefined) {
+    done = [];
+    converted.set(messages, done);
+  }
+  done.length = Math.max(0, Math.min(done.length, messages.length) - 1);
+  for (let i = done.length; i < messages.length; i++) done.push(toV3Message(messages[i]!));
+  // A copy: the model may keep the prompt it was given, and this list grows on.
+  const head: LanguageModelV3Prompt = system ? [{ role: 'system', content: system }] : [];
+  return head.concat(done);
+}
+
 function toV3Message(message: ModelMessage): LanguageModelV3Message {
   switch (message.role) {
     case 'system':
