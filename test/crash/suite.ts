@@ -52,9 +52,14 @@ export function crashSuite(
           const runner = new CrashRunner(child.file, crash, op, inputs, Date.now());
           const place = await runner.fresh();
           const dry = await runner.dry(place);
-          const plan = planKills(dry, op.focus, op.cycles, opts.spread, random(runner.seed));
+          const next = random(runner.seed);
+          const plan = planKills(dry, op.focus, op.cycles, opts.spread, next);
           for (const { kill, named } of plan.mixed)
             await (named ? runner.reach(kill, place) : runner.run(kill, place));
+          // Where one transaction does all the writing, few kills land after it: draw more random
+          // ones until a kill has left each state (a bounded number), so both are always checked.
+          for (let extra = 0; extra < 24 && (runner.tally.old === 0 || runner.tally.new === 0); extra++)
+            await runner.run(planKills(dry, [], op.cycles, extra + 1, next).spread.at(-1)!, place);
           if (opts.start) for (const kill of plan.start) await runner.reach(kill, await runner.fresh());
           const { kills, old, new: landed, between, replayed, childMs, checkMs } = runner.tally;
           console.log(
