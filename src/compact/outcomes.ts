@@ -240,23 +240,9 @@ export class OutcomeTracker {
       this.background.delete(id!);
       return;
     }
-    const { command, label, key } = this.identify(part);
-    if (!this.byKey.has(key)) {
-      const files = toolFiles(part);
-      this.byKey.set(key, {
-        label,
-        ...(command === undefined ? {} : { command }),
-        shell: command !== undefined,
-        kind: command === undefined ? 'other' : commandKind(command),
-        status: 'ok',
-        runs: 0,
-        failures: 0,
-        order,
-        ...(command === undefined ? { head: '', program: '', files: new Set<string>() } : commandHead(key)),
-        reads: files.read,
-        writes: files.modified,
-      });
-    }
+    const { command, key } = this.identify(part);
+    if (!this.byKey.has(key))
+      this.byKey.set(key, { ...this.tracked(part, order, 0), ...(command === undefined ? {} : { command }) });
     const out = command === undefined || part.state !== 'completed' ? '' : head(toolOutputText(part));
     const started = out === '' ? null : BACKGROUND.exec(out);
     if (started && !EXITED.test(out)) {
@@ -272,26 +258,14 @@ export class OutcomeTracker {
    */
   settle(part: ToolPart, order: number): void {
     if (part.state !== 'completed' || pollId(part) !== undefined || callFailed(part)) return;
-    const { command, label, key } = this.identify(part);
+    const { key } = this.identify(part);
     const own = this.byKey.get(key);
-    const files = toolFiles(part);
-    const later: Tracked = {
-      label,
-      shell: command !== undefined,
-      kind: command === undefined ? 'other' : commandKind(command),
-      status: 'ok',
-      runs: 1,
-      failures: 0,
-      order,
-      ...(command === undefined ? { head: '', program: '', files: new Set<string>() } : commandHead(key)),
-      reads: files.read,
-      writes: files.modified,
-    };
+    const later = this.tracked(part, order, 1);
     for (const other of [...this.failing]) {
       if (other !== own && !supersedes(later, other)) continue;
       this.failing.delete(other);
       other.status = 'fixed';
-      if (other !== own) other.fixedBy = label;
+      if (other !== own) other.fixedBy = later.label;
     }
   }
 
@@ -300,6 +274,24 @@ export class OutcomeTracker {
     string,
     { command: string | undefined; label: string; key: string }
   >();
+
+  /** A call's entry before any run is recorded on it (the command line is added where it is judged). */
+  private tracked(part: ToolPart, order: number, runs: number): Tracked {
+    const { command, label, key } = this.identify(part);
+    const files = toolFiles(part);
+    return {
+      label,
+      shell: command !== undefined,
+      kind: command === undefined ? 'other' : commandKind(command),
+      status: 'ok',
+      runs,
+      failures: 0,
+      order,
+      ...(command === undefined ? { head: '', program: '', files: new Set<string>() } : commandHead(key)),
+      reads: files.read,
+      writes: files.modified,
+    };
+  }
 
   private identify(part: ToolPart): { command: string | undefined; label: string; key: string } {
     const command = shellCommand(part);
