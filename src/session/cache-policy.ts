@@ -17,23 +17,37 @@ export interface CacheInput {
   estimate: TokenEstimate;
 }
 
-/** The session's prompt-cache figures for the cost rules; null when they are off or the model has no price. */
-function cacheState({ config, active, estimate }: CacheInput): CacheState | null {
-  const { cache, modelInfo, model, budget, now } = config;
+/** The cache rule and prices the cost rules apply; null when they are off or the model has no price. */
+function cacheSettings({ config }: Pick<CacheInput, 'config'>) {
+  const { cache, modelInfo, model } = config;
   if (!cache.costAware || !modelInfo.prices) return null;
   const base = cacheRuleFor(modelInfo.provider, model);
   const rule = cache.ttlMinutes === undefined ? base : { ...base, ttlMs: cache.ttlMinutes * 60_000 };
+  return { rule, prices: tokenPrices(modelInfo.prices, rule) };
+}
+
+/** Milliseconds since the newest reply (found from the end: a step or two back), null when none. */
+function idleMs({ config, active }: CacheInput): number | null {
   const last = active.findLast((e) => e.kind === 'message' && e.message.role === 'assistant');
+  return last ? Math.max(0, config.now() - last.createdAt) : null;
+}
+
+/**
+ * The session's prompt-cache figures for a prune decision; null when the rules are off. Counting
+ * the window's requests reads the window, so it is done only when a prune has been planned.
+ */
+function cacheState(input: CacheInput): CacheState | null {
+  const settings = cacheSettings(input);
+  if (settings === null) return null;
   let requests = 0;
-  for (const e of active) if (e.kind === 'message' && reportedUsage(e.message)) requests++;
+  for (const e of input.active) if (e.kind === 'message' && reportedUsage(e.message)) requests++;
   return {
-    requestTokens: estimate.tokens,
-    limit: budget.limit,
-    growthPerRequest: estimate.tokens / Math.max(1, requests),
+    requestTokens: input.estimate.tokens,
+    limit: input.config.budget.limit,
+    growthPerRequest: input.estimate.tokens / Math.max(1, requests),
     requestsSoFar: requests,
-    idleMs: last ? Math.max(0, now() - last.createdAt) : null,
-    rule,
-    prices: tokenPrices(modelInfo.prices, rule),
+    idleMs: idleMs(input),
+    ...settings,
   };
 }
 
@@ -60,6 +74,17 @@ export function prunePaysFor(input: CacheInput, newestFirst: Iterable<Entry>, pl
 
 /** Whether to compact now because the cache has expired and the window is past the early share. */
 export function compactsWhileCold(input: CacheInput): boolean {
-  const state = cacheState(input);
-  return state !== null && compactWhileCold(state, COLD_COMPACT_SHARE);
+  // Checked every turn: only O(1) figures (no count of the window's requests, which this rule
+  // does not read).
+  const settings = cacheSettings(input);
+  if (settings === null) return false;
+  const state: CacheState = {
+    requestTokens: input.estimate.tokens,
+    limit: input.config.budget.limit,
+    growthPerRequest: 0,
+    requestsSoFar: 0,
+    idleMs: idleMs(input),
+    ...settings,
+  };
+  return compactWhileCold(state, COLD_COMPACT_SHARE);
 }
