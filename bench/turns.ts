@@ -83,7 +83,14 @@ export class Sessions {
 }
 
 /** A window as large as the history: nothing compacts or prunes, the whole history is sent. */
-const UNBOUNDED: SessionOptions = { model: 'bench', limits: { contextWindow: 0 }, prune: false };
+// No byte cap either: a 75,000-entry window is ~300 MB, over the 32 MiB a provider takes, and the
+// session would compact it on the first prepare().
+const UNBOUNDED: SessionOptions = {
+  model: 'bench',
+  limits: { contextWindow: 0 },
+  budget: { maxRequestBytes: 0 },
+  prune: false,
+};
 
 /** A real model's window (200k): the first compaction of a long history happens at once. */
 const REAL: SessionOptions = { model: 'claude-sonnet-4-5' };
