@@ -5,9 +5,34 @@ import type { V3Message } from './prompt-in.js';
 
 export type ConversationMessage = Exclude<V3Message, { role: 'system' }>;
 
+/** Messages by position, as an array gives them: what the digests read, without a copy of the prompt. */
+export interface MessageList<M extends V3Message = V3Message> {
+  readonly length: number;
+  at(index: number): M | undefined;
+}
+
+/**
+ * The prompt's messages from `offset` on, in place: a call costs what is new in the prompt, not a
+ * copy of the whole conversation.
+ */
+class Tail implements MessageList<ConversationMessage> {
+  constructor(
+    private readonly prompt: LanguageModelV3Prompt,
+    private readonly offset: number,
+  ) {}
+
+  get length(): number {
+    return this.prompt.length - this.offset;
+  }
+
+  at(index: number): ConversationMessage | undefined {
+    return this.prompt[this.offset + index] as ConversationMessage | undefined;
+  }
+}
+
 export interface SplitPrompt {
   system: string[];
-  conversation: ConversationMessage[];
+  conversation: MessageList<ConversationMessage>;
 }
 
 const digestOf = (text: string) => createHash('sha256').update(text).digest('base64url');
@@ -50,7 +75,7 @@ export class PromptDigests {
       for (let i = lead + known; fits && i < prompt.length; i++) fits = prompt[i]!.role !== 'system';
       if (fits) {
         const system = (prompt.slice(0, lead) as { content: string }[]).map((m) => m.content);
-        return { system, conversation: prompt.slice(lead) as ConversationMessage[] };
+        return { system, conversation: new Tail(prompt, lead) };
       }
     }
     const system: string[] = [];
@@ -67,7 +92,7 @@ export class PromptDigests {
    * Makes the chain cover `messages`; false when its first `n` are not the ones whose chain is
    * `hash` (the app rewrote its history).
    */
-  follow(messages: readonly V3Message[], n: number, hash: string): boolean {
+  follow(messages: MessageList, n: number, hash: string): boolean {
     if (!this.sampled(messages, n, hash)) {
       // Not known here (a first call, a restart, another instance took them): hashed in full.
       this.restart(messages, n);
@@ -76,7 +101,7 @@ export class PromptDigests {
     // Digests past the prefix from an earlier prompt must be this prompt's, else start over.
     const known = Math.min(this.own.length, messages.length);
     for (let i = n; i < known; i++) {
-      if (digestOf(canonical(messages[i]!)) === this.own[i]) continue;
+      if (digestOf(canonical(messages.at(i)!)) === this.own[i]) continue;
       this.restart(messages, messages.length);
       return this.chain[n] === hash;
     }
@@ -89,22 +114,22 @@ export class PromptDigests {
     return this.chain[n]!;
   }
 
-  private sampled(messages: readonly V3Message[], n: number, hash: string): boolean {
+  private sampled(messages: MessageList, n: number, hash: string): boolean {
     if (n > this.own.length || this.chain[n] !== hash) return false;
-    for (const i of samples(n)) if (digestOf(canonical(messages[i]!)) !== this.own[i]) return false;
+    for (const i of samples(n)) if (digestOf(canonical(messages.at(i)!)) !== this.own[i]) return false;
     return true;
   }
 
-  private restart(messages: readonly V3Message[], to: number): void {
+  private restart(messages: MessageList, to: number): void {
     this.chain = [''];
     this.own = [];
     this.running = createHash('sha256');
     this.extend(messages, to);
   }
 
-  private extend(messages: readonly V3Message[], to: number): void {
+  private extend(messages: MessageList, to: number): void {
     for (let i = this.own.length; i < to; i++) {
-      const text = canonical(messages[i]!);
+      const text = canonical(messages.at(i)!);
       this.running.update(text).update('\n');
       this.chain.push(this.running.copy().digest('base64url'));
       this.own.push(digestOf(text));

@@ -85,7 +85,7 @@ async function ingestOnce(
   if (!known) return { status: 'rewritten', reason: 'an earlier message was changed or removed' };
   let i = cursor.messages;
   if (cursor.echo !== undefined) {
-    const next = conversation[i];
+    const next = conversation.at(i);
     const answer = next === undefined && !regenerate ? recordedAnswer(session, cursor.echo) : null;
     if (answer) return { status: 'replay', message: answer };
     if (next?.role !== 'assistant' || echoSignature(assistantFromV3(next)) !== cursor.echo) {
@@ -105,7 +105,7 @@ async function ingestOnce(
   };
   let kept = 0;
   for (; i < conversation.length; i++) {
-    const { message, results } = converted(conversation[i]!, i);
+    const { message, results } = converted(conversation.at(i)!, i);
     // Results for calls still in the batch complete them there: call and result go in one write.
     const rest = results.filter((late) => !batch.settle(late));
     if (rest.length > 0) {
