@@ -37,15 +37,21 @@ export interface SplitPrompt {
 
 const digestOf = (text: string) => createHash('sha256').update(text).digest('base64url');
 
+/** How far back from the end of the stored prefix its messages are checked on each call. */
+const RECENT = 64;
+
 /**
- * Positions of the stored prefix checked on each call: its last message and those 2, 4, 8, ...
- * before it, and the first. An app that regenerates or edits a message drops what followed it,
- * so the end of the prefix moves; an edit that keeps every later message in place is caught at
- * these positions, and in full whenever the prefix is hashed again (a restart, another instance).
+ * Positions of the stored prefix checked on each call: n - 1, n - 2, n - 4, ... n - 64 (its last
+ * message and some of the 63 before it) and 0, as many whatever the history's length. An app that
+ * regenerates or edits a message drops what followed it, so the end of the prefix moves; an edit
+ * that keeps every later message in place is caught at these positions (near the end, where apps
+ * edit), and in full whenever the prefix is hashed again (a restart, another instance). Positions
+ * further back would catch an edit at a few of thousands of messages, at the price of hashing
+ * more of a longer history on every call.
  */
 function* samples(n: number): Generator<number> {
   if (n === 0) return;
-  for (let back = 1; back <= n; back *= 2) yield n - back;
+  for (let back = 1; back <= Math.min(n, RECENT); back *= 2) yield n - back;
   yield 0;
 }
 
