@@ -1,10 +1,11 @@
 import type { LanguageModelV3Content, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { ModelMessage } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitAiSdkSystem, toAiSdk } from '../../src/context/index.js';
 import { ingest } from '../../src/integrations/ai-sdk/ingest.js';
 import { assistantFromV3, toolResultOf, userFromV3 } from '../../src/integrations/ai-sdk/prompt-in.js';
-import { toV3Prompt } from '../../src/integrations/ai-sdk/prompt-out.js';
+import { toV3Prompt, viewPrompt } from '../../src/integrations/ai-sdk/prompt-out.js';
 import { responseMessage } from '../../src/integrations/ai-sdk/response.js';
 import { openSession } from '../../src/session/index.js';
 import { memoryStore } from '../../src/store/index.js';
@@ -156,6 +157,33 @@ describe('condense view → V3 prompt', () => {
         },
       ],
     });
+  });
+
+  it('extends the prompt it handed out as the view grows, and converts anew one a model cut or added to', () => {
+    const say = (role: 'user' | 'assistant', text: string): ModelMessage => ({ role, content: text });
+    const view: ModelMessage[] = [say('user', 'one'), say('assistant', 'two')];
+    const first = viewPrompt('Be brief.', view);
+    expect(first).toEqual(toV3Prompt('Be brief.', view));
+    const kept = first[1];
+    // The view grows, its last message is replaced (a merged turn), the system prompt changes.
+    view[1] = say('assistant', 'two, merged');
+    view.push(say('user', 'three'));
+    const second = viewPrompt('Be briefer.', view);
+    expect(second).toBe(first);
+    expect(second[1]).toBe(kept);
+    expect(second).toEqual(toV3Prompt('Be briefer.', view));
+    // Without a system prompt, and back: each time what a whole conversion gives.
+    expect(viewPrompt(undefined, view)).toEqual(toV3Prompt(undefined, view));
+    expect(viewPrompt('Be brief.', view)).toEqual(toV3Prompt('Be brief.', view));
+    // A model that took a message out of its prompt, or put one in: the next one is converted anew.
+    viewPrompt('Be brief.', view).splice(1, 1);
+    expect(viewPrompt('Be brief.', view)).toEqual(toV3Prompt('Be brief.', view));
+    viewPrompt('Be brief.', view).splice(1, 0, {
+      role: 'user',
+      content: [{ type: 'text', text: 'injected' }],
+    });
+    view.push(say('assistant', 'four'));
+    expect(viewPrompt('Be brief.', view)).toEqual(toV3Prompt('Be brief.', view));
   });
 
   it('a prompt the session produced, taken in by a fresh session, comes back the same (property)', async () => {

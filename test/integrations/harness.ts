@@ -121,7 +121,8 @@ export function scriptedAgent(opts: AgentOptions = {}): ScriptedAgent {
   let step = 0;
 
   const answer = (options: LanguageModelV3CallOptions): LanguageModelV3GenerateResult => {
-    const request = { tokens: trueTokens(options), prompt: options.prompt, turn };
+    // A copy: through the middleware the prompt is extended in place by the next call.
+    const request = { tokens: trueTokens(options), prompt: [...options.prompt], turn };
     requests.push(request);
     opts.onRequest?.(request);
     step++;

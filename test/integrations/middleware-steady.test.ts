@@ -75,7 +75,14 @@ interface CallCost {
  */
 async function steadyCosts(size: number, calls: number): Promise<CallCost[]> {
   let n = 0;
-  const base = new MockLanguageModelV3({ doGenerate: async () => textReply(`reply ${++n}`) });
+  // Each prompt as the model got it: the middleware extends the list in place on the next call.
+  const sent: LanguageModelV3Prompt[] = [];
+  const base = new MockLanguageModelV3({
+    doGenerate: async ({ prompt }) => {
+      sent.push([...prompt]);
+      return textReply(`reply ${++n}`);
+    },
+  });
   const { model } = wrapped(base, memoryStore(), { prune: false, budget: { maxRequestBytes: 0 } });
   const prompt = history(size);
   const call = async (wrappedModel: LanguageModelV3) => {
@@ -90,7 +97,7 @@ async function steadyCosts(size: number, calls: number): Promise<CallCost[]> {
     const hashed = vi.mocked(canonical).mock.calls.length;
     const converted = conversions();
     await call(model);
-    const [before, after] = base.doGenerateCalls.slice(-2).map((c) => c.prompt);
+    const [before, after] = sent.slice(-2);
     const seen = new Set<unknown>(before);
     costs.push({
       hashed: vi.mocked(canonical).mock.calls.length - hashed,

@@ -80,6 +80,9 @@ function learnableUsage(usage: LanguageModelV3Usage): LanguageModelV3Usage | und
  * - The same messages again, without the answer recorded for them (an HTTP retry), get that
  *   answer back with no model call; `providerOptions: { condense: { regenerate: true } }` asks
  *   for a new one instead (the conversation then continues in a branch).
+ * - The prompt the wrapped model gets is kept and extended in place by the next call, as
+ *   `prepare()` keeps its message list, so that a call never copies the window: a model or a
+ *   middleware below this one that keeps a prompt past its call copies it.
  *
  *   const model = wrapLanguageModel({ model: base, middleware: condenseMiddleware({ store, sessionId }) });
  */

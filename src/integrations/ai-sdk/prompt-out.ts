@@ -28,28 +28,48 @@ export function toV3Prompt(system: string | undefined, messages: ModelMessage[])
   return prompt;
 }
 
+/** A converted view: the prompt handed out, its system message count, and how it was left. */
+interface Converted {
+  prompt: LanguageModelV3Prompt;
+  head: number;
+  length: number;
+  last: LanguageModelV3Message | undefined;
+}
+
 /** Each session view list (the one prepare() extends in place), as converted so far. */
-const converted = new WeakMap<readonly ModelMessage[], LanguageModelV3Message[]>();
+const converted = new WeakMap<readonly ModelMessage[], Converted>();
 
 /**
  * `toV3Prompt` of the list prepare() hands out, converting only what changed since the last call:
  * that list only grows at its end, and only its last message is ever replaced (a merged turn; see
  * the Fold contract in context/serialize/assembler.ts); a rebuilt view is a new list.
+ *
+ * The prompt returned is kept and extended in place by the next call, as prepare() keeps its
+ * list: copying a window of 50,000 messages would cost more than the rest of the call. One whose
+ * length or last message a model changed is not extended but converted anew.
  */
 export function viewPrompt(
   system: string | undefined,
   messages: readonly ModelMessage[],
 ): LanguageModelV3Prompt {
+  const head = system ? 1 : 0;
   let done = converted.get(messages);
-  if (done === undefined) {
-    done = [];
+  if (done === undefined || !untouched(done, head)) {
+    done = { prompt: [], head, length: 0, last: undefined };
     converted.set(messages, done);
   }
-  done.length = Math.max(0, Math.min(done.length, messages.length) - 1);
-  for (let i = done.length; i < messages.length; i++) done.push(toV3Message(messages[i]!));
-  // A copy: the model may keep the prompt it was given, and this list grows on.
-  const head: LanguageModelV3Prompt = system ? [{ role: 'system', content: system }] : [];
-  return head.concat(done);
+  const prompt = done.prompt;
+  if (system && prompt[0]?.content !== system) prompt[0] = { role: 'system', content: system };
+  prompt.length = head + Math.max(0, Math.min(prompt.length - head, messages.length) - 1);
+  for (let i = prompt.length - head; i < messages.length; i++) prompt.push(toV3Message(messages[i]!));
+  done.length = prompt.length;
+  done.last = prompt.at(-1);
+  return prompt;
+}
+
+/** Whether a converted view is as it was left, with as many system messages as this call's. */
+function untouched(done: Converted, head: number): boolean {
+  return done.head === head && done.prompt.length === done.length && done.prompt.at(-1) === done.last;
 }
 
 function toV3Message(message: ModelMessage): LanguageModelV3Message {
