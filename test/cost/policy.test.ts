@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cacheRuleFor } from '../../src/cost/caching.js';
-import { compactWhileCold, type PruneCostInput, prunePays } from '../../src/cost/policy.js';
+import {
+  compactWhileCold,
+  expectedRequests,
+  type PruneCostInput,
+  prunePays,
+  stalePrunePays,
+} from '../../src/cost/policy.js';
 import { tokenPrices } from '../../src/cost/price.js';
 
 const rule = cacheRuleFor('anthropic');
@@ -62,6 +68,45 @@ describe('cost-aware pruning', () => {
     expect(compactWhileCold({ ...cold, requestTokens: 90_000 }, 0.6)).toBe(false);
     expect(compactWhileCold(base, 0.6)).toBe(false);
     expect(compactWhileCold({ ...cold, idleMs: null }, 0.6)).toBe(false);
+  });
+});
+
+describe('hiding the outputs of earlier turns', () => {
+  const stale: PruneCostInput = {
+    ...base,
+    requestTokens: 60_000,
+    growthPerRequest: 1_000,
+    requestsSoFar: 20,
+  };
+
+  it('counts a saving on the requests a session of that age is likely to make: about n · ln 2 of the next n', () => {
+    expect(expectedRequests(1, 1)).toBeCloseTo(0.5);
+    expect(expectedRequests(40, 40)).toBeCloseTo(40 * Math.LN2, 0);
+    expect(expectedRequests(40, 10)).toBeLessThan(10);
+  });
+
+  it('goes for free once the cache has expired, unless compacting while cold takes them', () => {
+    const cold = { ...stale, idleMs: rule.ttlMs + 1, suffixTokens: 200_000 };
+    expect(stalePrunePays(cold, 0.6)).toMatchObject({ act: true, reason: 'cache-expired', loss: 0 });
+    const compacting = { ...cold, requestTokens: 0.6 * base.limit! };
+    expect(stalePrunePays(compacting, 0.6)).toMatchObject({ act: false, reason: 'compaction-ahead' });
+  });
+
+  it('on a warm cache, only when the expected reads saved beat writing the rest again', () => {
+    // 20k fewer at $0.30/M on ~13.9 expected requests ($0.083) against 40k rewritten at $3.45/M ($0.138).
+    expect(stalePrunePays(stale, 0.6)).toMatchObject({ act: false, reason: 'does-not-pay' });
+    // Behind a short suffix it pays.
+    expect(stalePrunePays({ ...stale, suffixTokens: 30_000 }, 0.6)).toMatchObject({
+      act: true,
+      reason: 'pays',
+    });
+  });
+
+  it('waits when a compaction is expected first, and never for less than a cacheable block', () => {
+    const growing = { ...stale, suffixTokens: 30_000, growthPerRequest: 6_000 };
+    expect(stalePrunePays(growing, 0.6)).toMatchObject({ act: false, reason: 'compaction-ahead' });
+    const tiny = { ...stale, idleMs: rule.ttlMs + 1, savedTokens: rule.minTokens - 1 };
+    expect(stalePrunePays(tiny, 0.6)).toMatchObject({ act: false, reason: 'too-small' });
   });
 });
 
