@@ -46,11 +46,8 @@ for (const file of files) {
     r[p].cost === cheapest && ORDER.filter((q) => r[q].cost === cheapest).length === 1
       ? `**${usd(r[p])}**`
       : usd(r[p]);
-  const name = `${file.includes('/codex/') ? 'Codex' : 'Claude Code'} ${
-    basename(file)
-      .match(/[0-9a-f]{8}/g)
-      ?.at(file.includes('/codex/') ? 1 : 0) ?? basename(file)
-  }`;
+  const id = basename(file).match(/[0-9a-f]{8}/)?.[0] ?? basename(file);
+  const name = `${file.includes('/codex/') ? 'Codex' : 'Claude Code'} ${id}`;
   console.log(
     `| ${name} | ${d.requests - d.summaryCalls} | ${cost('none')} | ${cost('every-turn')} | ${cost('default')} | ${pct(none.cacheHitShareBetweenCompactions)}; ${pct(d.cacheHitShareBetweenCompactions)} | ${n(none.largestRequest)}; ${n(d.largestRequest)} | ${r['every-turn'].prunes}; ${d.prunes} | ${none.compactions}; ${d.compactions} |`,
   );
