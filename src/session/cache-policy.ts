@@ -1,4 +1,4 @@
-import { cacheRuleFor } from '../cost/caching.js';
+import { cacheRuleFor, withTtl } from '../cost/caching.js';
 import {
   type CacheState,
   compactWhileCold,
@@ -33,8 +33,7 @@ export interface CacheInput {
 function cacheSettings({ config }: Pick<CacheInput, 'config'>) {
   const { cache, modelInfo, model } = config;
   if (!cache.costAware || !modelInfo.prices) return null;
-  const base = cacheRuleFor(modelInfo.provider, model);
-  const rule = cache.ttlMinutes === undefined ? base : { ...base, ttlMs: cache.ttlMinutes * 60_000 };
+  const rule = withTtl(cacheRuleFor(modelInfo.provider, model), cache.ttlMinutes);
   return { rule, prices: tokenPrices(modelInfo.prices, rule) };
 }
 

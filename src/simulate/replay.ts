@@ -1,6 +1,6 @@
 import { mergeOptions } from '../config/merge.js';
 import type { ContextFormat } from '../context/index.js';
-import { cacheRuleFor } from '../cost/caching.js';
+import { cacheRuleFor, withTtl } from '../cost/caching.js';
 import { addUsage, cacheHitShare, costOf, NO_USAGE, tokenPrices, type UsageTotals } from '../cost/price.js';
 import type { ImportedSession } from '../import/index.js';
 import type { Message } from '../model/message.js';
@@ -93,7 +93,8 @@ const FORMAT_OF: Record<string, ContextFormat> = {
 export async function simulate(imported: ImportedSession, opts: SimulateOptions): Promise<SimulationResult> {
   const model = opts.model ?? lastModel(imported) ?? 'unknown';
   const info = lookupModel(model);
-  const rule = cacheRuleFor(info.provider, model);
+  // The cache lives as long as the settings say (1-hour breakpoints, 24-hour retention).
+  const rule = withTtl(cacheRuleFor(info.provider, model), opts.options?.cache?.ttlMinutes);
   const format = FORMAT_OF[rule.provider] ?? 'openai';
   const estimator = estimatorByName('exact');
   const segmenter = new Segmenter((t) => estimator.text(t));

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cacheRuleFor } from '../../src/cost/caching.js';
+import { cacheRuleFor, withTtl } from '../../src/cost/caching.js';
 import {
   compactWhileCold,
   expectedRequests,
@@ -107,6 +107,18 @@ describe('hiding the outputs of earlier turns', () => {
     expect(stalePrunePays(growing, 0.6)).toMatchObject({ act: false, reason: 'compaction-ahead' });
     const tiny = { ...stale, idleMs: rule.ttlMs + 1, savedTokens: rule.minTokens - 1 };
     expect(stalePrunePays(tiny, 0.6)).toMatchObject({ act: false, reason: 'too-small' });
+  });
+});
+
+describe('a longer cache lifetime', () => {
+  it('prices Anthropic entries that outlive 5 minutes as its 1-hour ones (2× input), and OpenAI retention at no extra charge', () => {
+    const catalog = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
+    const hour = withTtl(rule, 60);
+    expect(hour.ttlMs).toBe(3_600_000);
+    expect(tokenPrices(catalog, hour).cacheWrite).toBeCloseTo(6e-6, 12);
+    expect(tokenPrices(catalog, withTtl(rule, undefined)).cacheWrite).toBeCloseTo(3.75e-6, 12);
+    const openai = withTtl(cacheRuleFor('openai'), 1440);
+    expect(tokenPrices({ input: 5, output: 30, cacheRead: 0.5 }, openai).cacheWrite).toBeCloseTo(5e-6, 12);
   });
 });
 
