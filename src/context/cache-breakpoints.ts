@@ -1,5 +1,6 @@
 import type {
   AnthropicBlock,
+  AnthropicCacheControl,
   AnthropicMessage,
   AnthropicPayload,
   AnthropicTextBlock,
@@ -28,7 +29,10 @@ interface Spot {
   block: number;
 }
 
-const MARK = Object.freeze({ type: 'ephemeral' as const });
+/** A breakpoint's mark: Anthropic's default 5-minute entry, or its 1-hour one. */
+function markOf(ttl: '1h' | undefined): AnthropicCacheControl {
+  return Object.freeze(ttl ? { type: 'ephemeral' as const, ttl } : { type: 'ephemeral' as const });
+}
 
 /**
  * Anthropic caches only prefixes that end at a `cache_control` breakpoint, and looks for an
@@ -43,6 +47,7 @@ const MARK = Object.freeze({ type: 'ephemeral' as const });
  * it decorated; fragments are frozen and never edited.
  */
 export class AnthropicBreakpoints {
+  private readonly mark: AnthropicCacheControl;
   private out: AnthropicMessage[] = [];
   private items: readonly AnthropicMessage[] | null = null;
   private generation = -1;
@@ -50,6 +55,11 @@ export class AnthropicBreakpoints {
   private marked: number[] = [];
   private previousEnd: Spot | null = null;
   private handedOut: { length: number; last: unknown } = { length: 0, last: undefined };
+
+  /** `ttl: '1h'`: every breakpoint asks for Anthropic's 1-hour entry (written at 2× the input price). */
+  constructor(ttl?: '1h') {
+    this.mark = markOf(ttl);
+  }
 
   apply(items: readonly AnthropicMessage[], layout: RequestLayout): AnthropicPayload {
     const same =
@@ -69,7 +79,7 @@ export class AnthropicBreakpoints {
     this.generation = layout.generation;
     this.synced = items.length;
 
-    const system = systemBlocks(layout);
+    const system = systemBlocks(layout, this.mark);
     const spots = this.spots(items, layout, system.filter((b) => b.cache_control).length);
     this.marked = [...new Set(spots.map((s) => s.item))];
     for (const item of this.marked) {
@@ -78,7 +88,7 @@ export class AnthropicBreakpoints {
       this.out[item] = {
         role: turn.role,
         content: turn.content.map((b, i) =>
-          blocks.has(i) ? ({ ...b, cache_control: MARK } as AnthropicBlock) : b,
+          blocks.has(i) ? ({ ...b, cache_control: this.mark } as AnthropicBlock) : b,
         ),
       };
     }
@@ -113,13 +123,13 @@ export class AnthropicBreakpoints {
 }
 
 /** The system texts as blocks: the system prompt and a summary laid out as system each end a cached prefix. */
-function systemBlocks(layout: RequestLayout): AnthropicTextBlock[] {
+function systemBlocks(layout: RequestLayout, mark: AnthropicCacheControl): AnthropicTextBlock[] {
   const n = layout.system.length;
   return layout.system.map((text, i) => {
     const cached =
       text !== '' &&
       ((i === 0 && layout.systemPrompt) || (i === n - 1 && i >= (layout.systemPrompt ? 1 : 0)));
-    return cached ? { type: 'text', text, cache_control: MARK } : { type: 'text', text };
+    return cached ? { type: 'text', text, cache_control: mark } : { type: 'text', text };
   });
 }
 

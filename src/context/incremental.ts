@@ -49,15 +49,19 @@ export class IncrementalContext<F extends ContextFormat> {
   private head: { items: number; last: unknown } = { items: 0, last: undefined };
   private readonly breakpoints: AnthropicBreakpoints | null;
 
-  /** `cacheBreakpoints`: an `anthropic` request carries `cache_control` breakpoints (cache-breakpoints.ts). */
+  /**
+   * `cacheBreakpoints`: an `anthropic` request carries `cache_control` breakpoints
+   * (cache-breakpoints.ts), 1-hour ones with `cacheTtl: '1h'`.
+   */
   constructor(
     readonly format: F,
     opts: Omit<ViewOptions, 'system'> = {},
-    cache: { cacheBreakpoints?: boolean } = {},
+    cache: { cacheBreakpoints?: boolean; cacheTtl?: '1h' } = {},
   ) {
     this.assembler = assemblerFor(format);
     this.view = resolveView(opts);
-    this.breakpoints = format === 'anthropic' && cache.cacheBreakpoints ? new AnthropicBreakpoints() : null;
+    this.breakpoints =
+      format === 'anthropic' && cache.cacheBreakpoints ? new AnthropicBreakpoints(cache.cacheTtl) : null;
   }
 
   /** The request for `entries` (a session's active window), as `renderContext` would build it. */

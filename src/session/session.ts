@@ -289,8 +289,13 @@ export class Session implements SessionHandle {
   context<F extends ContextFormat>(format: F): IncrementalContext<F> {
     let context = this.contexts.get(format);
     if (context === undefined) {
-      const cacheBreakpoints = this.config.cache.breakpoints;
-      context = new IncrementalContext(format, viewOptions(this.config), { cacheBreakpoints });
+      const { breakpoints: cacheBreakpoints, ttlMinutes = 5 } = this.config.cache;
+      // Anthropic keeps an entry 5 minutes or, asked for, an hour: a longer lifetime asks for the hour.
+      const cacheTtl = ttlMinutes > 5 ? ('1h' as const) : undefined;
+      context = new IncrementalContext(format, viewOptions(this.config), {
+        cacheBreakpoints,
+        ...(cacheTtl ? { cacheTtl } : {}),
+      });
       this.contexts.set(format, context);
     }
     return context as IncrementalContext<F>;

@@ -120,6 +120,24 @@ describe('a longer cache lifetime', () => {
     const openai = withTtl(cacheRuleFor('openai'), 1440);
     expect(tokenPrices({ input: 5, output: 30, cacheRead: 0.5 }, openai).cacheWrite).toBeCloseTo(5e-6, 12);
   });
+
+  it('asks Anthropic for 1-hour entries at every breakpoint when the lifetime is longer than 5 minutes', async () => {
+    const { openSession } = await import('../../src/session/index.js');
+    const { memoryStore } = await import('../../src/store/index.js');
+    const marks = async (ttlMinutes?: number) => {
+      const session = await openSession(memoryStore(), 's', {
+        model: 'claude-sonnet-4-5',
+        system: 'You are terse.',
+        ...(ttlMinutes ? { cache: { ttlMinutes } } : {}),
+      });
+      await session.append({ role: 'user', parts: [{ type: 'text', text: 'Hello.' }] });
+      const { messages } = await session.prepare({ format: 'anthropic' });
+      const json = JSON.stringify(messages);
+      return [...json.matchAll(/"cache_control":(\{[^}]*\})/g)].map((m) => m[1]);
+    };
+    expect(await marks()).toEqual(['{"type":"ephemeral"}', '{"type":"ephemeral"}']);
+    expect(await marks(60)).toEqual(['{"type":"ephemeral","ttl":"1h"}', '{"type":"ephemeral","ttl":"1h"}']);
+  });
 });
 
 describe('the cache settings in a configuration file', () => {
