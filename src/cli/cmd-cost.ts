@@ -32,7 +32,11 @@ export function registerCost(program: Command, common: (c: Command) => Command):
       "replays a transcript's requests through a pruning and compaction policy (nothing is stored) and reports the cost, the prompt-cache hit share and the largest request",
     )
     .requiredOption('--window <n>', 'context window to replay in, in tokens')
-    .option('--policy <name>', 'default | none (no pruning, compaction at overflow) | every-turn', 'default')
+    .option(
+      '--policy <name>',
+      'default | none (no pruning, compaction at overflow) | every-turn (hide on every turn all the default may hide)',
+      'default',
+    )
     .option('--model <id>', "model whose limits and prices apply (default: the transcript's)")
     .option('--preset <name>', `settings of a preset, under the policy: ${PRESET_HELP}`)
     .action(async (file: string, opts: SimulateFlags) => {

@@ -1,5 +1,6 @@
 import type {
   AnthropicBlock,
+  AnthropicCacheControl,
   AnthropicMessage,
   AnthropicPayload,
   AnthropicTextBlock,
@@ -15,7 +16,7 @@ export interface RequestLayout {
   systemPrompt: boolean;
   /** How many message items the summary (when it is a message) fills, and the last of them as folded then. */
   headItems: number;
-  headLast: AnthropicMessage | undefined;
+  headLast: unknown;
   /** No message of the body yet: the request holds only a placeholder turn, replaced by the first one. */
   bodyEmpty: boolean;
 }
@@ -28,7 +29,10 @@ interface Spot {
   block: number;
 }
 
-const MARK = Object.freeze({ type: 'ephemeral' as const });
+/** A breakpoint's mark: Anthropic's default 5-minute entry, or its 1-hour one. */
+function markOf(ttl: '1h' | undefined): AnthropicCacheControl {
+  return Object.freeze(ttl ? { type: 'ephemeral' as const, ttl } : { type: 'ephemeral' as const });
+}
 
 /**
  * Anthropic caches only prefixes that end at a `cache_control` breakpoint, and looks for an
@@ -42,16 +46,67 @@ const MARK = Object.freeze({ type: 'ephemeral' as const });
  * only appends items or replaces its last one, so a turn copies the new items and restores the few
  * it decorated; fragments are frozen and never edited.
  */
+/** How one request format marks a breakpoint on a turn. */
+export interface BreakpointDialect<M extends { role: string }> {
+  /** The turn's last piece that may carry a breakpoint; null when none may. */
+  cacheable(turn: M): number | null;
+  /** The turn with breakpoints on these pieces (a new object: fragments are never edited). */
+  mark(turn: M, pieces: ReadonlySet<number>): M;
+}
+
+const anthropicDialect = (mark: AnthropicCacheControl): BreakpointDialect<AnthropicMessage> => ({
+  cacheable: (turn) => {
+    for (let block = turn.content.length - 1; block >= 0; block--) {
+      const b = turn.content[block]!;
+      if (b.type === 'thinking' || b.type === 'redacted_thinking') continue;
+      if (b.type === 'text' && b.text === '') continue;
+      return block;
+    }
+    return null;
+  },
+  mark: (turn, pieces) => ({
+    role: turn.role,
+    content: turn.content.map((b, i) =>
+      pieces.has(i) ? ({ ...b, cache_control: mark } as AnthropicBlock) : b,
+    ),
+  }),
+});
+
+/** Breakpoints on Anthropic's own request: system blocks and message blocks carry `cache_control`. */
 export class AnthropicBreakpoints {
-  private out: AnthropicMessage[] = [];
-  private items: readonly AnthropicMessage[] | null = null;
+  private readonly mark: AnthropicCacheControl;
+  private readonly marks: TurnBreakpoints<AnthropicMessage>;
+
+  /** `ttl: '1h'`: every breakpoint asks for Anthropic's 1-hour entry (written at 2× the input price). */
+  constructor(ttl?: '1h') {
+    this.mark = markOf(ttl);
+    this.marks = new TurnBreakpoints(anthropicDialect(this.mark));
+  }
+
+  apply(items: readonly AnthropicMessage[], layout: RequestLayout): AnthropicPayload {
+    const system = systemBlocks(layout, this.mark);
+    const messages = this.marks.apply(items, layout, system.filter((b) => b.cache_control).length);
+    const payload: AnthropicPayload = { messages };
+    return system.length > 0 ? { system, ...payload } : payload;
+  }
+}
+
+/**
+ * The breakpoints on a request's turns, at most `MAX_BREAKPOINTS` with those the caller placed
+ * elsewhere (`used`): see AnthropicBreakpoints for where and why.
+ */
+export class TurnBreakpoints<M extends { role: string }> {
+  private out: M[] = [];
+  private items: readonly M[] | null = null;
   private generation = -1;
   private synced = 0;
   private marked: number[] = [];
   private previousEnd: Spot | null = null;
   private handedOut: { length: number; last: unknown } = { length: 0, last: undefined };
 
-  apply(items: readonly AnthropicMessage[], layout: RequestLayout): AnthropicPayload {
+  constructor(private readonly dialect: BreakpointDialect<M>) {}
+
+  apply(items: readonly M[], layout: RequestLayout, used: number): M[] {
     const same =
       items === this.items &&
       layout.generation === this.generation &&
@@ -69,36 +124,28 @@ export class AnthropicBreakpoints {
     this.generation = layout.generation;
     this.synced = items.length;
 
-    const system = systemBlocks(layout);
-    const spots = this.spots(items, layout, system.filter((b) => b.cache_control).length);
+    const spots = this.spots(items, layout, used);
     this.marked = [...new Set(spots.map((s) => s.item))];
     for (const item of this.marked) {
-      const blocks = new Set(spots.filter((s) => s.item === item).map((s) => s.block));
-      const turn = items[item]!;
-      this.out[item] = {
-        role: turn.role,
-        content: turn.content.map((b, i) =>
-          blocks.has(i) ? ({ ...b, cache_control: MARK } as AnthropicBlock) : b,
-        ),
-      };
+      const pieces = new Set(spots.filter((s) => s.item === item).map((s) => s.block));
+      this.out[item] = this.dialect.mark(items[item]!, pieces);
     }
     this.handedOut = { length: this.out.length, last: this.out.at(-1) };
-    const payload: AnthropicPayload = { messages: this.out };
-    return system.length > 0 ? { system, ...payload } : payload;
+    return this.out;
   }
 
-  private spots(items: readonly AnthropicMessage[], layout: RequestLayout, used: number): Spot[] {
+  private spots(items: readonly M[], layout: RequestLayout, used: number): Spot[] {
     const wanted: (Spot | null)[] = [];
     if (layout.bodyEmpty) {
       this.previousEnd = null;
       return [];
     }
     if (layout.headItems > 0 && layout.headLast)
-      wanted.push(lastCacheable(layout.headLast, layout.headItems - 1));
+      wanted.push(this.spotAt(layout.headLast as M, layout.headItems - 1));
     // A request ending on an assistant turn (a prefill) has it trimmed now and rewritten next turn.
     let last = items.length - 1;
     if (last > 0 && items[last]!.role === 'assistant') last--;
-    const end = last >= 0 ? lastCacheable(items[last]!, last) : null;
+    const end = last >= 0 ? this.spotAt(items[last]!, last) : null;
     wanted.push(end);
     if (this.previousEnd && this.previousEnd.item < items.length) wanted.push(this.previousEnd);
     const spots: Spot[] = [];
@@ -110,28 +157,22 @@ export class AnthropicBreakpoints {
     this.previousEnd = end;
     return spots;
   }
+
+  private spotAt(turn: M, item: number): Spot | null {
+    const block = this.dialect.cacheable(turn);
+    return block === null ? null : { item, block };
+  }
 }
 
 /** The system texts as blocks: the system prompt and a summary laid out as system each end a cached prefix. */
-function systemBlocks(layout: RequestLayout): AnthropicTextBlock[] {
+function systemBlocks(layout: RequestLayout, mark: AnthropicCacheControl): AnthropicTextBlock[] {
   const n = layout.system.length;
   return layout.system.map((text, i) => {
     const cached =
       text !== '' &&
       ((i === 0 && layout.systemPrompt) || (i === n - 1 && i >= (layout.systemPrompt ? 1 : 0)));
-    return cached ? { type: 'text', text, cache_control: MARK } : { type: 'text', text };
+    return cached ? { type: 'text', text, cache_control: mark } : { type: 'text', text };
   });
-}
-
-/** The last block of a turn that may carry a breakpoint (not thinking, not empty text). */
-function lastCacheable(turn: AnthropicMessage, item: number): Spot | null {
-  for (let block = turn.content.length - 1; block >= 0; block--) {
-    const b = turn.content[block]!;
-    if (b.type === 'thinking' || b.type === 'redacted_thinking') continue;
-    if (b.type === 'text' && b.text === '') continue;
-    return { item, block };
-  }
-  return null;
 }
 
 /** The same request without its breakpoints, the system as one string: what `renderContext` builds. */

@@ -1,5 +1,7 @@
+import type { ModelMessage } from 'ai';
 import { type Entry, isMessageEntry, type MessageEntry } from '../model/entry.js';
-import { AnthropicBreakpoints } from './cache-breakpoints.js';
+import { aiSdkBreakpoints } from './ai-sdk-breakpoints.js';
+import { AnthropicBreakpoints, type RequestLayout, type TurnBreakpoints } from './cache-breakpoints.js';
 import { assemblerFor, type ContextFormat, type ContextPayload } from './formats.js';
 import { type CachedPiece, deepFreeze, entryMark, type Piece, pieceOf } from './pieces.js';
 import type { AnthropicMessage } from './serialize/anthropic-types.js';
@@ -48,16 +50,24 @@ export class IncrementalContext<F extends ContextFormat> {
   private generation = 0;
   private head: { items: number; last: unknown } = { items: 0, last: undefined };
   private readonly breakpoints: AnthropicBreakpoints | null;
+  private readonly aiSdkMarks: TurnBreakpoints<ModelMessage> | null;
 
-  /** `cacheBreakpoints`: an `anthropic` request carries `cache_control` breakpoints (cache-breakpoints.ts). */
+  /**
+   * `cacheBreakpoints`: an `anthropic` request carries `cache_control` breakpoints
+   * (cache-breakpoints.ts), 1-hour ones with `cacheTtl: '1h'`; so does an `ai-sdk` one bound for
+   * an Anthropic model (`anthropicModel`), as `providerOptions.anthropic.cacheControl`.
+   */
   constructor(
     readonly format: F,
     opts: Omit<ViewOptions, 'system'> = {},
-    cache: { cacheBreakpoints?: boolean } = {},
+    cache: { cacheBreakpoints?: boolean; cacheTtl?: '1h'; anthropicModel?: boolean } = {},
   ) {
     this.assembler = assemblerFor(format);
     this.view = resolveView(opts);
-    this.breakpoints = format === 'anthropic' && cache.cacheBreakpoints ? new AnthropicBreakpoints() : null;
+    const marks = cache.cacheBreakpoints === true;
+    this.breakpoints = format === 'anthropic' && marks ? new AnthropicBreakpoints(cache.cacheTtl) : null;
+    this.aiSdkMarks =
+      format === 'ai-sdk' && marks && cache.anthropicModel ? aiSdkBreakpoints(cache.cacheTtl) : null;
   }
 
   /** The request for `entries` (a session's active window), as `renderContext` would build it. */
@@ -73,21 +83,28 @@ export class IncrementalContext<F extends ContextFormat> {
   renderCall(entries: readonly Entry[], system?: string): { system?: string; messages: ContextPayload<F> } {
     if (this.breakpoints) {
       this.update(entries, system);
-      const layout = {
-        generation: this.generation,
-        system: this.hoisted,
-        systemPrompt: system !== undefined && system !== '',
-        headItems: this.head.items,
-        headLast: this.head.last as AnthropicMessage | undefined,
-        bodyEmpty: !this.bodyStarted,
-      };
-      const payload = this.breakpoints.apply(this.fold.items as AnthropicMessage[], layout);
+      const payload = this.breakpoints.apply(this.fold.items as AnthropicMessage[], this.layout(system));
       return { messages: payload as ContextPayload<F> };
     }
     if (this.format !== 'ai-sdk') return { messages: this.render(entries, system) };
     this.update(entries, system);
-    const messages = this.fold.items as ContextPayload<F>;
+    const items = this.fold.items as ModelMessage[];
+    // The system texts go apart, so no breakpoint is placed among them.
+    const marked = this.aiSdkMarks ? this.aiSdkMarks.apply(items, this.layout(system), 0) : items;
+    const messages = marked as ContextPayload<F>;
     return this.hoisted.length > 0 ? { system: this.hoisted.join('\n\n'), messages } : { messages };
+  }
+
+  /** What the breakpoints are placed by. */
+  private layout(system: string | undefined): RequestLayout {
+    return {
+      generation: this.generation,
+      system: this.hoisted,
+      systemPrompt: system !== undefined && system !== '',
+      headItems: this.head.items,
+      headLast: this.head.last,
+      bodyEmpty: !this.bodyStarted,
+    };
   }
 
   private update(entries: readonly Entry[], system: string | undefined): void {

@@ -85,3 +85,16 @@ export function cacheRuleFor(provider: string | undefined, model = ''): CacheRul
   if (p === 'google' || /gemini/i.test(model)) return RULES.google;
   return RULES.other;
 }
+
+/**
+ * The rule with another cache lifetime (`cache.ttlMinutes`): Anthropic's 1-hour breakpoints,
+ * OpenAI's extended retention (`prompt_cache_retention: '24h'`).
+ */
+export function withTtl(rule: CacheRule, minutes: number | undefined): CacheRule {
+  return minutes === undefined ? rule : { ...rule, ttlMs: minutes * MINUTE };
+}
+
+/** Anthropic writes entries that live past 5 minutes (its 1-hour ones) at twice the input price. */
+export function longWrites(rule: CacheRule): boolean {
+  return rule.provider === 'anthropic' && rule.ttlMs > 5 * MINUTE;
+}

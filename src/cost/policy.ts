@@ -30,7 +30,7 @@ export interface PruneCostInput extends CacheState {
 
 export interface CostVerdict {
   act: boolean;
-  reason: 'cache-expired' | 'near-limit' | 'pays' | 'does-not-pay';
+  reason: 'cache-expired' | 'near-limit' | 'pays' | 'does-not-pay' | 'compaction-ahead' | 'too-small';
   /** Dollars saved over the requests expected before the next compaction. */
   gain: number;
   /** Dollars the invalidated cache costs (writing it again instead of reading it). */
@@ -58,6 +58,20 @@ export function requestsAhead(s: CacheState, tokens: number): number {
 }
 
 /**
+ * How many of the next `horizon` requests a session that has made `soFar` is expected to make:
+ * one that has run n requests is as likely to stop before n more as after, so the chance that it
+ * is still going k requests on is n / (n + k). Over the next n requests that sums to about
+ * n · ln 2: a saving is counted on 69% of them, not all (a prune must pay back on the requests
+ * that are likely to come, not on a session that happens to run long).
+ */
+export function expectedRequests(soFar: number, horizon: number): number {
+  const n = Math.max(1, soFar);
+  let sum = 0;
+  for (let k = 1; k <= Math.min(horizon, HORIZON_CAP); k++) sum += n / (n + k);
+  return sum;
+}
+
+/**
  * A prune goes ahead when the cache is cold anyway, when the next requests would otherwise reach
  * the compaction trigger (a cost rule never keeps a request from fitting), or when reading
  * `savedTokens` less on every request until the next compaction saves more than writing the
@@ -72,6 +86,39 @@ export function prunePays(input: PruneCostInput): CostVerdict {
   if (cacheCold(input)) return verdict(true, 'cache-expired');
   if (input.limit !== null && requestTokens + input.growthPerRequest > input.limit)
     return verdict(true, 'near-limit');
+  return gain > loss ? verdict(true, 'pays') : verdict(false, 'does-not-pay');
+}
+
+/**
+ * Outputs of turns before the protected ones (earlier tasks: file reads and command runs the
+ * agent has answered from) are hidden when that costs no cache or pays for the one it costs:
+ *
+ * - once the cache has expired the whole prompt is written again whatever is sent, so hiding them
+ *   then is free — unless the window is past `soft` of the trigger, where compacting while cold
+ *   (see `compactWhileCold`) takes them anyway and its summary should see them whole;
+ * - on a warm cache, when reading `savedTokens` less on each request the session is expected to
+ *   make (as many as it has made) beats writing the suffix again, and no compaction is expected
+ *   in that time: a compaction would drop them anyway, and a prune that only postpones it keeps
+ *   the larger prompt that the compaction would have cut (compacting sooner saves more).
+ *
+ * Never for less than the provider's smallest cached prefix: hiding less saves nothing worth a
+ * lost output. Near the trigger this rule does not act; the compaction does.
+ */
+export function stalePrunePays(input: PruneCostInput, soft: number): CostVerdict {
+  const { prices, savedTokens, suffixTokens, requestTokens, limit } = input;
+  const cold = cacheCold(input);
+  const kept = Math.max(0, suffixTokens - savedTokens);
+  const loss = cold ? 0 : kept * Math.max(0, prices.cacheWrite - prices.cacheRead);
+  const soFar = Math.min(HORIZON_CAP, Math.max(1, input.requestsSoFar));
+  const gain = savedTokens * prices.cacheRead * expectedRequests(soFar, soFar);
+  const verdict = (act: boolean, reason: CostVerdict['reason']): CostVerdict => ({ act, reason, gain, loss });
+  if (savedTokens < input.rule.minTokens) return verdict(false, 'too-small');
+  if (cold) {
+    const compactsNow = limit !== null && input.idleMs !== null && requestTokens >= soft * limit;
+    return compactsNow ? verdict(false, 'compaction-ahead') : verdict(true, 'cache-expired');
+  }
+  if (limit !== null && requestTokens + input.growthPerRequest * soFar >= limit)
+    return verdict(false, 'compaction-ahead');
   return gain > loss ? verdict(true, 'pays') : verdict(false, 'does-not-pay');
 }
 

@@ -1,6 +1,6 @@
 import type { Usage } from '../model/session.js';
 import type { ModelPrices } from '../tokens/models.js';
-import type { CacheRule } from './caching.js';
+import { type CacheRule, longWrites } from './caching.js';
 
 /** US dollars per token, cache prices filled in from the provider's multipliers when missing. */
 export interface TokenPrices {
@@ -16,8 +16,10 @@ export function tokenPrices(prices: ModelPrices, rule: CacheRule): TokenPrices {
     input: prices.input * m,
     output: prices.output * m,
     cacheRead: (prices.cacheRead ?? prices.input * rule.readShare) * m,
-    // A provider without a write charge bills written tokens as plain input.
-    cacheWrite: (prices.cacheWrite ?? prices.input * rule.writeShare) * m,
+    // A provider without a write charge bills written tokens as plain input; the catalog's write
+    // price is Anthropic's 5-minute one (1.25×), its 1-hour entries cost 2×.
+    cacheWrite:
+      (longWrites(rule) ? prices.input * 2 : (prices.cacheWrite ?? prices.input * rule.writeShare)) * m,
   };
 }
 

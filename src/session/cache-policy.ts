@@ -1,9 +1,21 @@
-import { cacheRuleFor } from '../cost/caching.js';
-import { type CacheState, compactWhileCold, prunePays } from '../cost/policy.js';
+import { cacheRuleFor, withTtl } from '../cost/caching.js';
+import {
+  type CacheState,
+  compactWhileCold,
+  type PruneCostInput,
+  prunePays,
+  stalePrunePays,
+} from '../cost/policy.js';
 import { tokenPrices } from '../cost/price.js';
 import type { Entry } from '../model/entry.js';
 import { reportedUsage } from '../model/reported-usage.js';
-import type { PrunePlan } from '../prune/index.js';
+import {
+  type PrunePlan,
+  type PruneScope,
+  planPruneScan,
+  type ResolvedPruneOptions,
+  startsPruneTurn,
+} from '../prune/index.js';
 import type { TokenEstimate } from '../tokens/index.js';
 import type { ResolvedSession } from './resolve.js';
 
@@ -21,8 +33,7 @@ export interface CacheInput {
 function cacheSettings({ config }: Pick<CacheInput, 'config'>) {
   const { cache, modelInfo, model } = config;
   if (!cache.costAware || !modelInfo.prices) return null;
-  const base = cacheRuleFor(modelInfo.provider, model);
-  const rule = cache.ttlMinutes === undefined ? base : { ...base, ttlMs: cache.ttlMinutes * 60_000 };
+  const rule = withTtl(cacheRuleFor(modelInfo.provider, model), cache.ttlMinutes);
   return { rule, prices: tokenPrices(modelInfo.prices, rule) };
 }
 
@@ -51,11 +62,13 @@ function cacheState(input: CacheInput): CacheState | null {
   };
 }
 
-/** Whether a planned batch prune pays for the cache it invalidates (true when the rules are off). */
-export function prunePaysFor(input: CacheInput, newestFirst: Iterable<Entry>, plan: PrunePlan): boolean {
-  const { estimate } = input;
-  const state = cacheState(input);
-  if (state === null || !plan.prune) return true;
+/** A planned prune's figures for the cost rules: what it saves and what it makes the provider write again. */
+function pruneCost(
+  state: CacheState,
+  estimate: TokenEstimate,
+  newestFirst: Iterable<Entry>,
+  plan: PrunePlan,
+): PruneCostInput {
   // What is written again: the request from the oldest pruned output on (read newest first, so
   // only that suffix is visited).
   const marked = new Set(plan.marks.map((m) => m.entryId));
@@ -64,12 +77,52 @@ export function prunePaysFor(input: CacheInput, newestFirst: Iterable<Entry>, pl
     suffixRaw += e.tokens;
     if (marked.delete(e.id) && marked.size === 0) break;
   }
-  const verdict = prunePays({
+  return {
     ...state,
     savedTokens: plan.prunableTokens * estimate.ratio,
     suffixTokens: suffixRaw * estimate.ratio,
-  });
-  return verdict.act;
+  };
+}
+
+/**
+ * Whether the outputs of turns before the protected ones are worth looking at this turn: only
+ * when the cost rules are on and either a turn has just begun (the set of such outputs grows only
+ * then) or the cache has expired (hiding them is free). Both read O(1) figures, so the window is
+ * scanned at most once per user turn on a warm cache.
+ */
+export function staleCheckDue(input: CacheInput): boolean {
+  const settings = cacheSettings(input);
+  if (settings === null) return false;
+  const newest = input.active.at(-1);
+  if (newest?.kind === 'message' && startsPruneTurn(newest.message, 'real')) return true;
+  const idle = idleMs(input);
+  return idle !== null && idle > settings.rule.ttlMs;
+}
+
+/**
+ * The per-turn batch to apply, if any. With the cost rules on: every output older than the
+ * protected turns when hiding them is free or pays (see `stalePrunePays`), else the threshold
+ * plan when it pays for the cache it invalidates or the trigger is near; with them off, the
+ * threshold plan.
+ */
+export function batchToApply(
+  input: CacheInput,
+  scope: PruneScope,
+  config: ResolvedPruneOptions,
+  plan: PrunePlan,
+): PrunePlan | null {
+  const state = cacheState(input);
+  const threshold = plan.prune && plan.marks.length > 0 ? plan : null;
+  if (state === null) return threshold;
+  if (staleCheckDue(input)) {
+    const stale = planPruneScan(scope.newestFirst(), { ...config, protectTokens: 0, minimumTokens: 0 });
+    if (stale.prune && stale.marks.length > 0) {
+      const cost = pruneCost(state, input.estimate, scope.newestFirst(), stale);
+      if (stalePrunePays(cost, COLD_COMPACT_SHARE).act) return stale;
+    }
+  }
+  if (threshold === null) return null;
+  return prunePays(pruneCost(state, input.estimate, scope.newestFirst(), threshold)).act ? threshold : null;
 }
 
 /** Whether to compact now because the cache has expired and the window is past the early share. */

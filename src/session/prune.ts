@@ -9,7 +9,7 @@ import {
   shouldPlanPrune,
   withUpdates,
 } from '../prune/index.js';
-import { prunePaysFor } from './cache-policy.js';
+import { batchToApply, staleCheckDue } from './cache-policy.js';
 import { afterReplace } from './state.js';
 import type { StepContext } from './step-context.js';
 
@@ -52,7 +52,13 @@ export async function runPrune(
   const memo = session.pruneCheckedAt;
   // Nothing changed since the last check found nothing: neither the outputs nor the turns.
   const unchanged = memo !== null && memo.total === total && memo.nextSeq === nextSeq;
-  if (opts.batch && (!shouldPlanPrune(total, config) || unchanged)) return { outcome: null };
+  const cacheInput = () => ({
+    config: session.config,
+    active: session.log.active,
+    estimate: session.estimate(),
+  });
+  const due = shouldPlanPrune(total, config) || staleCheckDue(cacheInput());
+  if (opts.batch && (!due || unchanged)) return { outcome: null };
   // A per-turn batch prunes what is held (a window held in part is about to be compacted); a
   // prune asked for outright covers the whole window.
   if (!opts.batch) await session.log.loadWhole();
@@ -69,7 +75,11 @@ export async function runPrune(
   await session.log.mutate((record, active) => {
     const from = record.state.activeFromSeq;
     const scope = new PruneScope(active, older.length > 0 ? older.filter((e) => e.seq < from) : []);
-    const plan = planPruneScan(scope.newestFirst(), config);
+    const planned = planPruneScan(scope.newestFirst(), config);
+    // A per-turn batch applies what the cost rules choose (the plan, the older turns' outputs, or
+    // nothing while it would cost more in invalidated cache than it saves).
+    const chosen = opts.batch ? batchToApply({ ...cacheInput(), active }, scope, config, planned) : planned;
+    const plan = chosen ?? planned;
     outcome = { dryRun: false, parts: 0, tokensSaved: 0, plan };
     // What the whole-log scan finished with is remembered, so the next open reads only from the
     // oldest output below the window that is still kept (protected now, prunable later).
@@ -89,14 +99,8 @@ export async function runPrune(
     const erasedBelowSeq = stillKept?.seq ?? from;
     const scanned =
       wholeLog && (record.state.erasedBelowSeq ?? 0) !== erasedBelowSeq ? { erasedBelowSeq } : {};
-    if (!plan.prune || plan.marks.length === 0) {
+    if (chosen === null || !plan.prune || plan.marks.length === 0) {
       return Object.keys(scanned).length > 0 ? { append: [], state: { ...record.state, ...scanned } } : null;
-    }
-    // A per-turn batch waits while it would cost more in invalidated cache than it saves.
-    const cacheInput = { config: session.config, active, estimate: session.estimate() };
-    if (opts.batch && !prunePaysFor(cacheInput, scope.newestFirst(), plan)) {
-      outcome = { dryRun: false, parts: 0, tokensSaved: 0, plan };
-      return null;
     }
     const byId = scope.find(new Set(plan.marks.map((m) => m.entryId)));
     const updates = applyPrune(byId, plan, config, session.config.now(), session.config.estimator);

@@ -1,6 +1,7 @@
 import { afterStepDecision, type Decision } from '../budget/index.js';
 import { isContextOverflowError, isMarkerOnly, overflowPromptTokens } from '../compact/index.js';
 import { type ContextFormat, IncrementalContext } from '../context/index.js';
+import { cacheRuleFor } from '../cost/caching.js';
 import { Lineage, type Turn } from '../lineage/index.js';
 import { toolDefinitions } from '../model/ai-sdk/tools.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
@@ -289,8 +290,16 @@ export class Session implements SessionHandle {
   context<F extends ContextFormat>(format: F): IncrementalContext<F> {
     let context = this.contexts.get(format);
     if (context === undefined) {
-      const cacheBreakpoints = this.config.cache.breakpoints;
-      context = new IncrementalContext(format, viewOptions(this.config), { cacheBreakpoints });
+      const { breakpoints: cacheBreakpoints, ttlMinutes = 5 } = this.config.cache;
+      // Anthropic keeps an entry 5 minutes or, asked for, an hour: a longer lifetime asks for the hour.
+      const cacheTtl = ttlMinutes > 5 ? ('1h' as const) : undefined;
+      const anthropicModel =
+        cacheRuleFor(this.config.modelInfo.provider, this.config.model).provider === 'anthropic';
+      context = new IncrementalContext(format, viewOptions(this.config), {
+        cacheBreakpoints,
+        anthropicModel,
+        ...(cacheTtl ? { cacheTtl } : {}),
+      });
       this.contexts.set(format, context);
     }
     return context as IncrementalContext<F>;

@@ -1,6 +1,6 @@
 import { mergeOptions } from '../config/merge.js';
 import type { ContextFormat } from '../context/index.js';
-import { cacheRuleFor } from '../cost/caching.js';
+import { cacheRuleFor, withTtl } from '../cost/caching.js';
 import { addUsage, cacheHitShare, costOf, NO_USAGE, tokenPrices, type UsageTotals } from '../cost/price.js';
 import type { ImportedSession } from '../import/index.js';
 import type { Message } from '../model/message.js';
@@ -17,15 +17,20 @@ export const POLICIES = ['default', 'none', 'every-turn'] as const;
 export type PolicyName = (typeof POLICIES)[number];
 
 /**
- * The session options of each policy compared. `default` is condense's defaults (batched,
- * cost-aware pruning; compaction at the trigger, or early once the cache has expired); `none`
- * never prunes and compacts only at the trigger; `every-turn` prunes whatever is past the
- * protected window on every turn, paying no heed to the cache.
+ * The session options of each policy compared: `under` are defaults a configuration's own
+ * settings replace, `over` are forced. `default` is condense's defaults (cost-aware pruning of the
+ * outputs of earlier turns and past the protect window; compaction at the trigger, or early once
+ * the cache has expired); `none` never prunes and compacts only at the trigger; `every-turn` hides
+ * on every turn every output the default may hide (all of those before the protected turns, or
+ * past a configured protect window), paying no heed to the cache.
  */
-const POLICY_OPTIONS: Record<PolicyName, SessionOptions> = {
-  default: {},
-  none: { prune: false, cache: { costAware: false } },
-  'every-turn': { prune: { minimumTokens: 0 }, cache: { costAware: false } },
+const POLICY_OPTIONS: Record<PolicyName, { under: SessionOptions; over: SessionOptions }> = {
+  default: { under: {}, over: {} },
+  none: { under: {}, over: { prune: false, cache: { costAware: false } } },
+  'every-turn': {
+    under: { prune: { protectTokens: 0 } },
+    over: { prune: { minimumTokens: 0 }, cache: { costAware: false } },
+  },
 };
 
 export interface SimulateOptions {
@@ -38,6 +43,17 @@ export interface SimulateOptions {
   prices?: ModelPrices;
   /** Settings the policy applies over (a configuration file's, a preset's): thresholds, layout. */
   options?: SessionOptions;
+  /** Called with each request as it is billed (a compaction's summary call included). */
+  onRequest?: (request: ReplayedRequest) => void;
+}
+
+/** One billed request of a replay. */
+export interface ReplayedRequest {
+  at: number;
+  kind: 'request' | 'summary';
+  usage: Usage;
+  pruned: number;
+  compacted: boolean;
 }
 
 export interface SimulationResult extends UsageTotals {
@@ -77,13 +93,14 @@ const FORMAT_OF: Record<string, ContextFormat> = {
 export async function simulate(imported: ImportedSession, opts: SimulateOptions): Promise<SimulationResult> {
   const model = opts.model ?? lastModel(imported) ?? 'unknown';
   const info = lookupModel(model);
-  const rule = cacheRuleFor(info.provider, model);
+  // The cache lives as long as the settings say (1-hour breakpoints, 24-hour retention).
+  const rule = withTtl(cacheRuleFor(info.provider, model), opts.options?.cache?.ttlMinutes);
   const format = FORMAT_OF[rule.provider] ?? 'openai';
   const estimator = estimatorByName('exact');
   const segmenter = new Segmenter((t) => estimator.text(t));
   let clock = imported.messages.find((m) => m.createdAt !== undefined)?.createdAt ?? 0;
   const session = await openSession(memoryStore(), 'replay', {
-    ...mergeOptions(opts.options ?? {}, POLICY_OPTIONS[opts.policy]),
+    ...policyOptions(opts.policy, opts.options ?? {}),
     model,
     limits: { contextWindow: opts.window },
     estimator,
@@ -111,7 +128,9 @@ export async function simulate(imported: ImportedSession, opts: SimulateOptions)
     const compacted = prepared.compaction?.status === 'compacted';
     if (compacted && previous) {
       const summary = Math.max(0, prepared.compaction!.status === 'compacted' ? summaryTokens(session) : 0);
-      totals = addUsage(totals, { ...cache.request(previous, clock), output: summary });
+      const call: Usage = { ...cache.request(previous, clock), output: summary };
+      totals = addUsage(totals, call);
+      opts.onRequest?.({ at: clock, kind: 'summary', usage: call, pruned: 0, compacted: false });
       r.summaries++;
     }
     if (compacted) r.compactions++;
@@ -119,6 +138,8 @@ export async function simulate(imported: ImportedSession, opts: SimulateOptions)
     const output = reported?.output ?? estimator.text(generated(step.message));
     const usage: Usage = { ...cache.request(segments, clock), output };
     totals = addUsage(totals, usage);
+    const pruned = prepared.pruned?.tokensSaved ?? 0;
+    opts.onRequest?.({ at: clock, kind: 'request', usage, pruned, compacted });
     if (previous && !compacted) between = addUsage(between, usage);
     r.largest = Math.max(r.largest, usage.inputTotal);
     if (usage.inputTotal > opts.window) r.over++;
@@ -142,6 +163,13 @@ export async function simulate(imported: ImportedSession, opts: SimulateOptions)
     summaryCalls: r.summaries,
     overheadTokens: overhead ?? 0,
   };
+}
+
+function policyOptions(policy: PolicyName, options: SessionOptions): SessionOptions {
+  const { under, over } = POLICY_OPTIONS[policy];
+  // `prune: false` in a configuration stays off under every policy.
+  const base = options.prune === false ? options : mergeOptions(under, options);
+  return mergeOptions(base, over);
 }
 
 /** What the model wrote in a reply: text, reasoning and tool inputs (tool outputs came from the tools). */
