@@ -5,8 +5,9 @@ import { AnthropicBreakpoints, type RequestLayout, type TurnBreakpoints } from '
 import { assemblerFor, type ContextFormat, type ContextPayload } from './formats.js';
 import { type CachedPiece, deepFreeze, entryMark, type Piece, pieceOf } from './pieces.js';
 import type { AnthropicMessage } from './serialize/anthropic-types.js';
-import type { Assembler, Fold } from './serialize/assembler.js';
+import type { Assembler } from './serialize/assembler.js';
 import { continuingMessage } from './serialize/common.js';
+import { TrackedFold } from './tracked-fold.js';
 import {
   headMessages,
   inSeqOrder,
@@ -20,22 +21,26 @@ import {
 /**
  * A session's request in one format, kept from turn to turn: each entry's fragment is rendered
  * once and cached by entry id + prune mark, and a turn that only appended entries folds just the
- * new fragments onto the previous request. Anything else (a pivot, pruned parts, a reload, another
- * system prompt) refolds the cached fragments, re-rendering only the entries that changed. The
- * result is byte-identical to `renderContext` on the same entries.
+ * new fragments onto the previous request. Entries replaced in place (pruned parts, a completed
+ * call, a reload) are rendered again and folded with only their neighbours (tracked-fold.ts).
+ * Anything else (a pivot, another system prompt) refolds the cached fragments, re-rendering only
+ * the entries that changed. The result is byte-identical to `renderContext` on the same entries.
  *
  * The message list handed out is the one kept: the next render extends it in place (copying a
  * 100,000-message list would cost more than the whole turn). Callers that keep or edit a request
  * copy it first; an edit of its length or last message is noticed and the next render starts over.
  *
  * Contract that makes the append path safe: passing the same array again means entries were only
- * appended to it. The session's Log keeps to this: every other change gives it a new array.
+ * appended to it. The session's Log keeps to this: every other change gives it a new array, and
+ * leaves the previous one as it was, which is what a new array is compared with.
  */
 export class IncrementalContext<F extends ContextFormat> {
   private readonly assembler: Assembler<unknown, unknown, ContextPayload<F>>;
   private readonly view: ResolvedView;
   private cache = new Map<string, CachedPiece>();
   private source: readonly Entry[] | null = null;
+  /** Whether `source` was in seq order (else the fold's order is not the array's). */
+  private sourceOrdered = false;
   private seen = 0;
   private last: Entry | undefined;
   private system: string | undefined;
@@ -44,7 +49,8 @@ export class IncrementalContext<F extends ContextFormat> {
   private shows: (entry: Entry) => entry is MessageEntry = isMessageEntry;
   private hoisted: string[] = [];
   private bodyStarted = false;
-  private fold!: Fold<unknown, unknown>;
+  private fold!: TrackedFold;
+  private rebuildCount = 0;
   private handedOut: { length: number; last: unknown } = { length: 0, last: undefined };
   /** Rebuilds so far, and where the summary's items end: what cache breakpoints are placed by. */
   private generation = 0;
@@ -107,14 +113,21 @@ export class IncrementalContext<F extends ContextFormat> {
     };
   }
 
+  /** Full rebuilds so far (a test reads it to tell them from the cheaper paths). */
+  get rebuilds(): number {
+    return this.rebuildCount;
+  }
+
   private update(entries: readonly Entry[], system: string | undefined): void {
-    const appendedOnly =
-      entries === this.source &&
-      system === this.system &&
-      entries.length >= this.seen &&
-      (this.seen === 0 || entries[this.seen - 1] === this.last) &&
-      this.untouched();
-    if (!appendedOnly || !this.appendAll(entries)) this.rebuild(entries, system);
+    const current = this.source !== null && system === this.system && this.untouched();
+    const done =
+      current &&
+      (entries === this.source
+        ? entries.length >= this.seen &&
+          (this.seen === 0 || entries[this.seen - 1] === this.last) &&
+          this.appendAll(entries)
+        : this.patch(entries));
+    if (!done) this.rebuild(entries, system);
     this.source = entries;
     this.seen = entries.length;
     this.last = entries.at(-1);
@@ -138,10 +151,50 @@ export class IncrementalContext<F extends ContextFormat> {
     return true;
   }
 
+  /**
+   * Brings the request up to `entries`, a new array that holds the previous one's entries at the
+   * same positions, some replaced by a version with the same id and seq (a prune, a completed
+   * call, a reload), and maybe more appended. Only entries whose fragment changed are folded
+   * again. False when only a rebuild will do.
+   */
+  private patch(entries: readonly Entry[]): boolean {
+    const was = this.source!;
+    if (!this.sourceOrdered || entries.length < this.seen) return false;
+    const fragments = new Map<number, unknown>();
+    for (let i = 0; i < this.seen; i++) {
+      const before = was[i]!;
+      const entry = entries[i]!;
+      if (before === entry) continue;
+      if (entry.id !== before.id || entry.seq !== before.seq || entry.kind !== before.kind) return false;
+      // A pivot rewritten may move the view's start.
+      if (entry.kind !== 'message') return false;
+      if (!this.shows(entry)) continue;
+      const cached = this.cache.get(entry.id);
+      if (cached === undefined) return false;
+      if (cached.entry === entry || cached.mark === entryMark(entry)) {
+        cached.entry = entry;
+        continue;
+      }
+      const next = this.pieceFor(entry);
+      if (!samePlace(cached, next)) return false;
+      next.slot = cached.slot;
+      this.cache.set(entry.id, next);
+      if (next.slot >= 0) fragments.set(next.slot, (next.piece as { fragment: unknown }).fragment);
+    }
+    if (fragments.size > 0) {
+      if (!this.fold.replace(fragments)) return false;
+      // The request changed before its end: breakpoints are placed afresh, as after a rebuild.
+      this.generation++;
+    }
+    return this.appendAll(entries);
+  }
+
   private rebuild(entries: readonly Entry[], system: string | undefined): void {
     // Nothing of a failed rebuild (a pivot whose kept entry is missing) may pass for current.
     this.source = null;
+    this.rebuildCount++;
     const ordered = inSeqOrder(entries);
+    this.sourceOrdered = ordered === entries;
     const window = viewWindow(ordered);
     this.hoisted = [];
     this.bodyStarted = false;
@@ -169,13 +222,17 @@ export class IncrementalContext<F extends ContextFormat> {
     if (cached !== undefined && (cached.entry === entry || cached.mark === entryMark(entry))) {
       cached.entry = entry;
     } else {
-      const message = viewMessage(entry.message, this.view);
-      const piece = message === null ? null : pieceOf(message, this.assembler);
-      cached = { entry, mark: entryMark(entry), shown: message !== null, piece };
+      cached = this.pieceFor(entry);
     }
     into.set(entry.id, cached);
     if (cached.shown) this.conversation++;
-    if (cached.piece !== null) this.add(cached.piece);
+    cached.slot = cached.piece === null ? -1 : this.add(cached.piece);
+  }
+
+  private pieceFor(entry: MessageEntry): CachedPiece {
+    const message = viewMessage(entry.message, this.view);
+    const piece = message === null ? null : pieceOf(message, this.assembler);
+    return { entry, mark: entryMark(entry), shown: message !== null, piece, slot: -1 };
   }
 
   /**
@@ -186,27 +243,24 @@ export class IncrementalContext<F extends ContextFormat> {
     return this.conversation === 0;
   }
 
-  private add(piece: Piece): void {
+  /** Folds a piece (its slot in the fold; -1 for a hoisted system text). */
+  private add(piece: Piece): number {
     if ('system' in piece) {
       this.hoisted.push(piece.system);
-      return;
+      return -1;
     }
     // The first message of the body decides whether a "(continuing)" user turn goes first.
     if (this.assembler.leadingUser && !this.bodyStarted) {
-      this.fold = this.assembler.fold();
+      this.fold = new TrackedFold(this.assembler);
       if (!piece.user) this.fold.add(this.continuing());
     }
     this.bodyStarted = true;
-    const items = this.fold.items;
-    const from = Math.max(0, items.length - 1);
-    this.fold.add(piece.fragment);
-    // Merged or renamed turns are new objects: frozen like the fragments they are made of.
-    for (let i = from; i < items.length; i++) deepFreeze(items[i]);
+    return this.fold.add(piece.fragment);
   }
 
   /** An empty body is sent as the continuing turn alone (formats that need a user turn first). */
-  private emptyFold(): Fold<unknown, unknown> {
-    const fold = this.assembler.fold();
+  private emptyFold(): TrackedFold {
+    const fold = new TrackedFold(this.assembler);
     if (this.assembler.leadingUser) fold.add(this.continuing());
     return fold;
   }
@@ -216,4 +270,16 @@ export class IncrementalContext<F extends ContextFormat> {
     this.continuingFragment ??= deepFreeze(this.assembler.fragment(continuingMessage()));
     return this.continuingFragment;
   }
+}
+
+/**
+ * Whether an entry rendered again takes its old place in the fold: shown or not as before, and
+ * a fragment where there was one (a hoisted system text or nothing would change the request's
+ * layout), of the same role where the body starts.
+ */
+function samePlace(was: CachedPiece, now: CachedPiece): boolean {
+  if (was.shown !== now.shown) return false;
+  if (was.piece === null || now.piece === null) return was.piece === now.piece;
+  if ('system' in was.piece || 'system' in now.piece) return false;
+  return was.piece.user === now.piece.user;
 }

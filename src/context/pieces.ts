@@ -14,6 +14,8 @@ export interface CachedPiece {
   /** Whether the view shows the entry at all (a piece may still be null: nothing sendable). */
   shown: boolean;
   piece: Piece | null;
+  /** Where its fragment is in the request's fold (-1: none, or not folded yet). */
+  slot: number;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { NamedMessage } from '../compact/errors.js';
 import type { Entry } from '../model/entry.js';
 import type { Message } from '../model/message.js';
 import type { Estimator } from '../tokens/estimator.js';
+import { jsonBytesDelta } from './json-bytes.js';
 
 /**
  * Requests that cannot fit: a provider caps a request's bytes as well as its tokens (images are few
@@ -25,22 +26,59 @@ export function entryBytes(entry: Entry): number {
 }
 
 /**
- * The bytes of a window, kept up to date as it grows: a window only ever grows in place (appends
- * push onto the same array) or is replaced, so each turn counts only what was appended since.
+ * The bytes of `entry`, a rewrite of `was` (same id): from `was`'s bytes and the parts that differ
+ * when both are messages with as many parts (a prune marks or erases outputs), else counted anew.
+ */
+function rewrittenBytes(was: Entry, entry: Entry): number {
+  const known = bytesOf.get(entry);
+  if (known !== undefined) return known;
+  if (was.kind !== 'message' || entry.kind !== 'message') return entryBytes(entry);
+  const before = was.message.parts;
+  const after = entry.message.parts;
+  if (before.length !== after.length) return entryBytes(entry);
+  let n = entryBytes(was);
+  for (let i = 0; i < after.length; i++)
+    if (after[i] !== before[i]) n += jsonBytesDelta(before[i]!, after[i]!);
+  bytesOf.set(entry, n);
+  return n;
+}
+
+/**
+ * The bytes of a window, kept up to date as it changes: a window grows in place (appends push
+ * onto the same array) or is replaced by a new array. A new one that holds the old one's entries
+ * at the same positions, some rewritten in place (a prune, a completed call), costs a pass of
+ * reference checks and a count of the rewritten entries; only one that moved or dropped entries
+ * (a compaction) is counted again whole.
  */
 export class WindowBytes {
-  private window: readonly Entry[] | null = null;
+  private window: readonly Entry[] = [];
   private counted = 0;
   private total = 0;
 
   of(active: readonly Entry[]): number {
-    if (active !== this.window || active.length < this.counted) {
-      this.window = active;
+    if (active !== this.window && !this.rewritten(active)) {
       this.counted = 0;
       this.total = 0;
     }
+    this.window = active;
     for (; this.counted < active.length; this.counted++) this.total += entryBytes(active[this.counted]!);
     return this.total;
+  }
+
+  /** Moves the total to `next` when it holds the counted entries in place, some rewritten. */
+  private rewritten(next: readonly Entry[]): boolean {
+    const was = this.window;
+    if (next.length < this.counted || was.length < this.counted) return false;
+    let delta = 0;
+    for (let i = 0; i < this.counted; i++) {
+      const a = was[i]!;
+      const b = next[i]!;
+      if (a === b) continue;
+      if (a.id !== b.id) return false;
+      delta += rewrittenBytes(a, b) - entryBytes(a);
+    }
+    this.total += delta;
+    return true;
   }
 }
 

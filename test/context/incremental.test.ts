@@ -46,6 +46,29 @@ describe('the incremental context is byte-identical to a full rebuild', () => {
     });
   }
 
+  it('a prune re-renders the entries it marked, without a rebuild', () => {
+    const opArb = windowOpArb.filter((op) => op.kind === 'append' || op.kind === 'prune');
+    fc.assert(
+      fc.property(
+        fc.array(opArb, { minLength: 1, maxLength: 25 }),
+        viewArb,
+        fc.constantFrom(...FORMATS),
+        (ops, view, format) => {
+          const window = new SimWindow();
+          const context = new IncrementalContext(format, view);
+          context.render(window.entries, window.system);
+          for (const op of ops) {
+            window.apply(op);
+            const full = renderContext(window.entries, { ...view, format, system: window.system });
+            expect(JSON.stringify(context.render(window.entries, window.system))).toBe(JSON.stringify(full));
+          }
+          expect(context.rebuilds).toBe(1);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('ai-sdk: renderCall splits the system texts off exactly like splitAiSdkSystem', () => {
     fc.assert(
       fc.property(fc.array(windowOpArb, { minLength: 1, maxLength: 15 }), viewArb, (ops, view) => {

@@ -9,8 +9,8 @@ import type {
 import type { JsonObject } from '../../model/json.js';
 import type { Message } from '../../model/message.js';
 import type { FilePart, ToolPart } from '../../model/parts.js';
-import { type Assembler, assemble, type Fold } from './assembler.js';
-import { type CallIdFields, toolInputObject, toolResult, uniqueCallIds, uniqueCalls } from './common.js';
+import { type Assembler, assemble, type Fold, type FoldStart, freshStart } from './assembler.js';
+import { type CallIdFields, toolInputObject, toolResult, uniqueCalls } from './common.js';
 
 type ToolOutput = ToolResultPart['output'];
 type ProviderOptions = NonNullable<ToolResultPart['providerOptions']>;
@@ -83,13 +83,12 @@ function aiSdkMessages(message: Message): ModelMessage[] {
   }
 }
 
-function aiSdkFold(): Fold<readonly ModelMessage[], ModelMessage> {
-  const items: ModelMessage[] = [];
-  const ids = uniqueCallIds();
+function aiSdkFold(start?: FoldStart<ModelMessage>): Fold<readonly ModelMessage[], ModelMessage> {
+  const { items, ids } = freshStart(start);
   return {
     items,
     add(fragment) {
-      for (const message of uniqueIds(fragment, ids)) items.push(message);
+      for (const message of uniqueIds(fragment, ids.take)) items.push(message);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { AnthropicBlock, AnthropicMessage } from './anthropic-types.js';
-import type { Fold } from './assembler.js';
-import { type CallIdFields, uniqueCallIds, uniqueCalls } from './common.js';
+import { type Fold, type FoldStart, freshStart } from './assembler.js';
+import { type CallIdFields, uniqueCalls } from './common.js';
 
 /** One message's turns, tool_use ids sanitized but not yet made unique (that needs the ones before). */
 export interface AnthropicFragment {
@@ -15,10 +15,12 @@ export interface AnthropicFragment {
  * prefill must be. The untrimmed final turn is kept aside, so that a turn appended later merges
  * with, or follows, what the message really said.
  */
-export function anthropicFold(): Fold<AnthropicFragment, AnthropicMessage> {
-  const items: AnthropicMessage[] = [];
+export function anthropicFold(
+  start?: FoldStart<AnthropicMessage>,
+): Fold<AnthropicFragment, AnthropicMessage> {
   // Fragment ids are already in Anthropic's alphabet: only uniqueness is left to do.
-  const ids = uniqueCallIds();
+  const { items, ids } = freshStart(start);
+  // Started on items, the last of them is not reopened: a fold restarts only where no turn merged.
   let open: AnthropicMessage | undefined;
   const add = (turn: AnthropicMessage) => {
     if (turn.content.length === 0) return;
@@ -34,7 +36,7 @@ export function anthropicFold(): Fold<AnthropicFragment, AnthropicMessage> {
   return {
     items,
     add(fragment) {
-      for (const turn of uniqueIds(fragment, ids)) add(turn);
+      for (const turn of uniqueIds(fragment, ids.take)) add(turn);
     },
   };
 }

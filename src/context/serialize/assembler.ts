@@ -1,5 +1,5 @@
 import type { Message } from '../../model/message.js';
-import { prepare } from './common.js';
+import { CallIds, prepare } from './common.js';
 
 /**
  * How one request format is put together, in two halves so that a request can also be built
@@ -15,9 +15,25 @@ export interface Assembler<Frag, Item, Payload> {
   readonly leadingUser: boolean;
   /** One repaired message (not a hoisted system message) as this format renders it. */
   fragment(message: Message): Frag;
-  fold(): Fold<Frag, Item>;
+  /** A new fold, onto `start.items` when given (a request rebuilt from the middle on). */
+  fold(start?: FoldStart<Item>): Fold<Frag, Item>;
   /** The payload from the hoisted system texts and the folded items (which it may hold as they are). */
   finish(system: string[], items: Item[]): Payload;
+}
+
+/**
+ * What a fold extends: a list that may already hold the request's first items, and the call ids
+ * the request uses (shared, so that a stretch folded again takes the same ones: see CallIds). A
+ * fold started on items never changes the ones it was given until a fragment merges into the last.
+ */
+export interface FoldStart<Item> {
+  items: Item[];
+  ids: CallIds;
+}
+
+/** A fold's start when none is given: nothing folded yet. */
+export function freshStart<Item>(start?: FoldStart<Item>): FoldStart<Item> {
+  return start ?? { items: [], ids: new CallIds() };
 }
 
 /**
@@ -42,8 +58,8 @@ export function assemble<Frag, Item, Payload>(
 }
 
 /** A fold that only concatenates: formats whose fragments never interact. */
-export function concatFold<Item>(): Fold<readonly Item[], Item> {
-  const items: Item[] = [];
+export function concatFold<Item>(start?: FoldStart<Item>): Fold<readonly Item[], Item> {
+  const items = start?.items ?? [];
   return {
     items,
     add(fragment) {

@@ -74,18 +74,30 @@ export function stringField(obj: JsonObject | undefined, field: string): string 
 
 /**
  * Maps each call id to one not yet used in this request, so a request holds every id once even
- * when the history repeats one across messages (tau-bench does). `safe` first rewrites an id into
- * a provider's alphabet. The first holder of an id keeps it; results follow their call's new id.
+ * when the history repeats one across messages (tau-bench does). The first holder of an id keeps
+ * it; results follow their call's new id.
+ *
+ * A request rebuilt in part (context/incremental.ts) gives back the names a stretch of messages
+ * took and folds the stretch again: taking the same call ids in the same order then yields the
+ * same names, since every name before the stretch is still held and none after it is one of them.
  */
-export function uniqueCallIds(safe: (id: string) => string = (id) => id): (callId: string) => string {
-  const used = new Set<string>();
-  return (callId) => {
-    const base = safe(callId);
-    let id = base;
-    for (let n = 2; used.has(id); n++) id = `${base}_${n}`;
-    used.add(id);
+export class CallIds {
+  private readonly used = new Set<string>();
+  /** When set, every name handed out is also pushed here (what one fragment took). */
+  taken: string[] | null = null;
+
+  /** The name for `callId`: itself, or with the first free `_n` suffix. */
+  readonly take = (callId: string): string => {
+    let id = callId;
+    for (let n = 2; this.used.has(id); n++) id = `${callId}_${n}`;
+    this.used.add(id);
+    this.taken?.push(id);
     return id;
   };
+
+  release(names: readonly string[]): void {
+    for (const name of names) this.used.delete(name);
+  }
 }
 
 /** How one format names the call id of a call block and of a result block. */

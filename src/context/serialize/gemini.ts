@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../model/json.js';
 import type { Message } from '../../model/message.js';
 import type { FilePart, ReasoningPart, ToolPart } from '../../model/parts.js';
-import { type Assembler, assemble, type Fold } from './assembler.js';
+import { type Assembler, assemble, type Fold, type FoldStart } from './assembler.js';
 import { providerEntry, stringField, toolInputObject, toolResult } from './common.js';
 
 /** Minimal Gemini `generateContent` request types (only what condense produces). */
@@ -79,8 +79,8 @@ function geminiContents(message: Message): GeminiContent[] {
 }
 
 /** Drops empty contents and merges neighbours of the same role (older Gemini versions require it). */
-function mergeSameRole(): Fold<GeminiContent[], GeminiContent> {
-  const items: GeminiContent[] = [];
+function mergeSameRole(start?: FoldStart<GeminiContent>): Fold<GeminiContent[], GeminiContent> {
+  const items = start?.items ?? [];
   return {
     items,
     add(fragment) {
