@@ -5,25 +5,18 @@ import { messageSearchText } from './search.js';
 import type { EntryIndex } from './sqlite-search.js';
 import type { PartsUpdate } from './store.js';
 
-/** Entries rewritten per statement: bounds the JSON a statement carries (outputs included). */
-const BATCH = 500;
-
 /**
- * One UPDATE per batch of entries: the new parts are set inside each stored body by SQLite
- * (json_set keeps the message's other fields), so nothing is read back and re-serialized in JS.
- * The batch is materialized first so that each entry is found through its (session_id, id) key
- * (a plain UPDATE … FROM json_each scans the session's entries instead); a CTE column loses its
- * JSON subtype, so json() marks the parts as JSON again. RETURNING tells which
- * entries were rewritten: a batch naming a missing or compaction entry fails, and the caller's
- * transaction undoes the whole write.
+ * One prepared UPDATE per entry, all in the caller's transaction: the new parts are set inside the
+ * stored body by SQLite (json_set keeps the message's other fields), so nothing is read back and
+ * re-serialized in JS. Measured against one UPDATE … FROM json_each per batch, a prepared statement
+ * per row costs a quarter of the time (20 entries of a 10,000-entry session: 1.0 ms vs 3.8 ms),
+ * since SQLite need not parse the batch's JSON and serialize each entry's parts again. RETURNING
+ * tells whether the entry was rewritten: an update naming a missing or compaction entry fails, and
+ * the caller's transaction undoes the whole write.
  */
-export const UPDATE_PARTS_SQL = `WITH u(id, parts, part_tokens, tokens) AS MATERIALIZED (
-    SELECT value ->> '$.entryId', value -> '$.parts', value -> '$.partTokens', value ->> '$.tokens'
-    FROM json_each(?))
-  UPDATE entries SET body = json_set(body, '$.parts', json(u.parts)), part_tokens = u.part_tokens, tokens = u.tokens
-  FROM u
-  WHERE entries.session_id = ? AND entries.id = u.id AND entries.kind = 'message'
-  RETURNING id, rowid`;
+export const UPDATE_PARTS_SQL = `UPDATE entries SET body = json_set(body, '$.parts', json(?)), part_tokens = ?, tokens = ?
+  WHERE session_id = ? AND id = ? AND kind = 'message'
+  RETURNING rowid`;
 
 const KIND_SQL = 'SELECT kind FROM entries WHERE session_id = ? AND id = ?';
 const INVALID_BODY_SQL = `SELECT e.seq FROM entries AS e, json_each(?) AS u
@@ -56,39 +49,31 @@ export function rewriteParts(
   sessionId: string,
   updates: readonly PartsUpdate[],
 ): void {
-  // One row per entry and statement: an UPDATE … FROM joining two updates to a row picks either.
+  // A later update of the same entry wins.
   const latest = new Map(updates.map((u) => [u.entryId, u]));
-  const all = [...latest.values()];
   const indexedThrough = (st.searchWatermark.get() as { indexed_through: number }).indexed_through;
-  for (let start = 0; start < all.length; start += BATCH) {
-    const batch = all.slice(start, start + BATCH);
-    const json = JSON.stringify(
-      batch.map(({ entryId, parts, partTokens, tokens }) => ({ entryId, parts, partTokens, tokens })),
-    );
-    let written: { id: string; rowid: number }[];
+  for (const { entryId, parts, partTokens, tokens } of latest.values()) {
+    let written: { rowid: number } | undefined;
     try {
-      written = st.update.all(json, sessionId) as { id: string; rowid: number }[];
+      written = st.update.get(
+        JSON.stringify(parts),
+        JSON.stringify(partTokens),
+        tokens,
+        sessionId,
+        entryId,
+      ) as { rowid: number } | undefined;
     } catch (error) {
-      throw corruptBody(st, sessionId, batch) ?? error;
+      throw corruptBody(st, sessionId, [entryId]) ?? error;
     }
-    if (written.length < batch.length) throw notRewritten(st, sessionId, batch, written);
-    for (const { id, rowid } of written) {
-      if (rowid > indexedThrough) continue;
-      // The search text is made of the parts alone.
-      index.changed(rowid, messageSearchText({ parts: latest.get(id)!.parts } as Message));
-    }
+    if (written === undefined) throw notRewritten(st, sessionId, entryId);
+    // The search text is made of the parts alone.
+    if (written.rowid <= indexedThrough)
+      index.changed(written.rowid, messageSearchText({ parts } as Message));
   }
 }
 
-/** The error for a batch naming a missing entry or one that has no parts. */
-function notRewritten(
-  st: PartsStatements,
-  sessionId: string,
-  batch: readonly PartsUpdate[],
-  written: readonly { id: string }[],
-): StoreWriteError {
-  const done = new Set(written.map((r) => r.id));
-  const missing = batch.find((u) => !done.has(u.entryId))!.entryId;
+/** The error for an update naming a missing entry or one that has no parts. */
+function notRewritten(st: PartsStatements, sessionId: string, missing: string): StoreWriteError {
   const row = st.kind.get(sessionId, missing) as { kind: string } | undefined;
   return new StoreWriteError(
     row === undefined
@@ -101,9 +86,8 @@ function notRewritten(
 function corruptBody(
   st: PartsStatements,
   sessionId: string,
-  batch: readonly PartsUpdate[],
+  entryIds: readonly string[],
 ): CorruptRowError | undefined {
-  const ids = JSON.stringify(batch.map((u) => u.entryId));
-  const row = st.invalidBody.get(ids, sessionId) as { seq: number } | undefined;
+  const row = st.invalidBody.get(JSON.stringify(entryIds), sessionId) as { seq: number } | undefined;
   return row && new CorruptRowError('entries', sessionId, row.seq, 'body', 'json_set could not parse it');
 }

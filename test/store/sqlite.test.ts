@@ -90,10 +90,12 @@ describe('sqlite store', () => {
     expect(plan(latestPivot, 's1').join('\n')).toMatch(/USING (COVERING )?INDEX entries_compactions/);
   });
 
-  it('a prune batch finds each entry through its (session_id, id) key, never by scanning', () => {
+  it('a prune finds each entry through its (session_id, id) key, never by scanning', () => {
     const { raw } = open();
     const plan = (
-      raw.prepare(`EXPLAIN QUERY PLAN ${UPDATE_PARTS_SQL}`).all('[]', 's1') as { detail: string }[]
+      raw.prepare(`EXPLAIN QUERY PLAN ${UPDATE_PARTS_SQL}`).all('[]', '[]', 0, 's1', 'e0') as {
+        detail: string;
+      }[]
     )
       .map((r) => r.detail)
       .join('\n');
@@ -163,28 +165,34 @@ describe('sqlite store', () => {
     expect(await store.getSession('s1')).toStrictEqual(r1);
   });
 
-  it('prunes with one UPDATE statement per batch of 500 entries', () => {
-    const calls: number[] = [];
+  it('prunes with one prepared UPDATE per entry, the latest update of an entry winning', () => {
+    const calls: { id: string; parts: string }[] = [];
     const st = {
       update: {
-        all: (json: string) => {
-          const batch = JSON.parse(json) as { entryId: string }[];
-          calls.push(batch.length);
-          return batch.map((u, i) => ({ id: u.entryId, rowid: i + 1 }));
+        get: (parts: string, _partTokens: string, _tokens: number, _session: string, id: string) => {
+          calls.push({ id, parts });
+          return { rowid: calls.length };
         },
       },
       kind: { get: () => undefined },
       invalidBody: { get: () => undefined },
       searchWatermark: { get: () => ({ indexed_through: 0 }) },
     } as unknown as PartsStatements;
-    const updates = Array.from({ length: 1_201 }, (_, i) => ({
-      entryId: `e${i}`,
-      parts: [],
-      partTokens: [],
-      tokens: 0,
-    }));
-    rewriteParts(st, { changed: () => undefined }, 's1', updates);
-    expect(calls).toEqual([500, 500, 201]);
+    const update = (id: string, text: string) => ({
+      entryId: id,
+      parts: [{ type: 'text' as const, text }],
+      partTokens: [1],
+      tokens: 1,
+    });
+    rewriteParts(st, { changed: () => undefined }, 's1', [
+      update('e0', 'a'),
+      update('e1', 'b'),
+      update('e0', 'c'),
+    ]);
+    expect(calls).toEqual([
+      { id: 'e0', parts: JSON.stringify([{ type: 'text', text: 'c' }]) },
+      { id: 'e1', parts: JSON.stringify([{ type: 'text', text: 'b' }]) },
+    ]);
   });
 
   it('creates the default .condense folder under the working directory', async () => {
