@@ -238,6 +238,13 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
       return row === undefined ? undefined : sessionFromRow(row);
     },
 
+    async sessionVersion(id) {
+      const [row] = await read('read session version', (p) =>
+        prepared<{ version: number }>(p, sql.versionOf, [id]),
+      );
+      return row?.version;
+    },
+
     async listSessions() {
       const rows = await read('list sessions', (p) => query<PgSessionRow>(p, sql.listSessions));
       return rows.map((row) => summarizeSession(sessionFromRow(row)));

@@ -4,20 +4,15 @@ import { postgresStore } from '../../src/store/postgres.js';
 import { migrateSchema, PG_SCHEMA_VERSION } from '../../src/store/postgres-schema.js';
 import { pgSql } from '../../src/store/postgres-sql.js';
 import { commitAfter, sessionRecord, textEntries } from './fixtures.js';
-import { dropSchema, PG_URL, pgReachable, testSchema } from './pg-helpers.js';
+import { PG_URL, pgReachable, schemaTracker } from './pg-helpers.js';
 
 const reachable = await pgReachable();
 const pool = new pg.Pool({ connectionString: PG_URL, max: 3 });
-const schemas: string[] = [];
-const fresh = () => {
-  const s = testSchema();
-  schemas.push(s);
-  return s;
-};
+const { fresh, dropAll } = schemaTracker(pool);
 
 describe.skipIf(!reachable)('postgres schema', () => {
   afterAll(async () => {
-    for (const s of schemas) await dropSchema(pool, s);
+    await dropAll();
     await pool.end();
   });
 
@@ -80,6 +75,17 @@ describe.skipIf(!reachable)('postgres schema', () => {
     } finally {
       c.release();
     }
+  });
+
+  it("reads a session's version alone, undefined for none", async () => {
+    const store = postgresStore({ pool, schema: fresh() });
+    const record = sessionRecord('s1');
+    await store.createSession(record);
+    const entries = textEntries('s1', 2);
+    await store.append(entries, commitAfter(record, entries));
+    expect(await store.sessionVersion!('s1')).toBe(1);
+    expect(await store.sessionVersion!('nope')).toBeUndefined();
+    await store.close();
   });
 
   it("finds a phrase deep in a long entry by its words, where Postgres's positions stop", async () => {
