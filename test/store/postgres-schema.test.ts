@@ -53,7 +53,7 @@ describe.skipIf(!reachable)('postgres schema', () => {
     expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 
-  it('reads a turn through the (session_id, seq) key and searches through the GIN index', async () => {
+  it('reads a turn through the (session_id, seq) key, searches through the GIN index, finds unindexed entries through theirs', async () => {
     const schema = fresh();
     await migrateSchema(pool, schema);
     const sql = pgSql(schema);
@@ -70,6 +70,9 @@ describe.skipIf(!reachable)('postgres schema', () => {
       // (session_id, id) or (session_id, parent_id): on empty tables the planner may take either.
       expect(await plan(sql.getEntry, ['s', 'e'])).toMatch(/Index Scan using entries_/);
       expect(await plan(sql.search, ["'x'", "'x'", null, 5])).toMatch(/Bitmap Index Scan on entries_search/);
+      // What a search indexes first is found through the index of unindexed entries alone.
+      expect(await plan(sql.unindexed, [500])).toMatch(/Index Scan using entries_unindexed/);
+      expect(await plan(sql.anyUnindexed, [])).toMatch(/Index Only Scan using entries_unindexed/);
       const latestPivot = `SELECT id FROM "${schema}".entries WHERE session_id = 's' AND kind = 'compaction' ORDER BY seq DESC LIMIT 1`;
       expect(await plan(latestPivot, [])).toMatch(/entries_compactions/);
     } finally {
