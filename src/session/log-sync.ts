@@ -70,7 +70,8 @@ export type CatchUp =
   | { record: SessionRecord; window: Held };
 
 /**
- * Reads what changed since `held` was read: the session row (a primary-key read), then the entries
+ * Reads what changed since `held` was read: the session row (a primary-key read; only its version
+ * while that is unchanged, where the store can read it alone), then the entries
  * from where they may differ — those other writers appended, and any whose parts they replaced.
  * A write that lost a race thus costs what changed, not O(window).
  */
@@ -80,6 +81,9 @@ export async function catchUp(
   bound: WindowBound | null,
 ): Promise<CatchUp> {
   const { id, nextSeq, version } = held.record;
+  // Every write bumps the version: the same version is the same row, which need not be read.
+  if (store.sessionVersion !== undefined && (await store.sessionVersion(id)) === version)
+    return { record: held.record, from: nextSeq, entries: [], heldFromSeq: held.heldFromSeq };
   const record = await store.getSession(id);
   if (!record) throw new Error(`session ${id} no longer exists`);
   if (record.version === version)

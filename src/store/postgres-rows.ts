@@ -2,8 +2,6 @@ import type { Entry } from '../model/entry.js';
 import type { JsonObject } from '../model/json.js';
 import type { Part } from '../model/parts.js';
 import type { SessionRecord, SessionState } from '../model/session.js';
-import { searchVector } from './postgres-text.js';
-import { entrySearchText } from './search.js';
 import {
   type EntryRow,
   parseColumn,
@@ -52,7 +50,10 @@ export interface PgEntryRow extends EntryRow {
 export const ENTRY_READ_COLUMNS =
   'session_id, seq, id, parent_id, kind, created_at, tokens, part_tokens, body, parts';
 
-/** Columns an entry insert writes, with the Postgres array type each is sent as. */
+/**
+ * Columns an entry insert writes, with the Postgres type each is sent as. Not its search words:
+ * the next search indexes them (postgres-search.ts), so an append does not pay for them.
+ */
 export const ENTRY_WRITE_COLUMNS = [
   ['session_id', 'text'],
   ['seq', 'bigint'],
@@ -75,8 +76,6 @@ export const ENTRY_WRITE_COLUMNS = [
   ['summarizer', 'text'],
   ['model', 'text'],
   ['auto', 'boolean'],
-  ['search', 'tsvector'],
-  ['words', 'int'],
 ] as const;
 
 type Value = string | number | boolean | null;
@@ -91,7 +90,6 @@ const textCopy = (s: string) => s.replaceAll('\u0000', '');
  * its parts in their own column.
  */
 export function entryValues(entry: Entry): Value[] {
-  const { vector, words } = searchVector(entrySearchText(entry));
   const head: Value[] = [
     entry.sessionId,
     entry.seq,
@@ -104,15 +102,7 @@ export function entryValues(entry: Entry): Value[] {
   ];
   if (entry.kind === 'message') {
     const body = JSON.stringify({ ...entry.message, parts: null });
-    return [
-      ...head,
-      entry.message.role,
-      body,
-      JSON.stringify(entry.message.parts),
-      ...NO_PIVOT,
-      vector,
-      words,
-    ];
+    return [...head, entry.message.role, body, JSON.stringify(entry.message.parts), ...NO_PIVOT];
   }
   const p = entry.pivot;
   return [
@@ -130,8 +120,6 @@ export function entryValues(entry: Entry): Value[] {
     p.summarizer,
     p.model ?? null,
     p.auto,
-    vector,
-    words,
   ];
 }
 

@@ -95,6 +95,13 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   PG_AGENT_TURNS_VIEW,
   // Nexus's own index, on the table that holds its turn_type column (agent_turns is a view).
   SEED_002_COMPACTION_INDEX.replace('$T', '$S.entries'),
+  // Search words are indexed by the next search, not by the append (postgres-search.ts): an
+  // entry's words stay NULL until then, and this index (small: only such entries) finds them.
+  // Entries written before this step keep the words they were written with.
+  `
+  ALTER TABLE $S.entries ALTER COLUMN search DROP NOT NULL, ALTER COLUMN words DROP NOT NULL;
+  CREATE INDEX entries_unindexed ON $S.entries (session_id, seq) WHERE search IS NULL;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -16,6 +16,24 @@ const EVENT_FILTER = `($1::text IS NULL OR channel = $1) AND ($2::text IS NULL O
 const MATCH = (t: string, words: string, phrases: string) =>
   `${t}.search @@ ${words}::tsquery AND (${t}.words > ${MAX_POSITION} OR ${t}.search @@ ${phrases}::tsquery)`;
 
+const ENTRY_COLUMNS = ENTRY_WRITE_COLUMNS.map(([c]) => c).join(', ');
+
+/** The entry columns' parameters from $first on, each cast to its type (`suffix` '[]': arrays). */
+const params = (suffix: string, first = 9) =>
+  ENTRY_WRITE_COLUMNS.map(([, type], i) => `$${i + first}::${type}${suffix}`).join(', ');
+
+/** The compare-and-swap of the session row ($1-$8), then the entries `rows` select if it matched. */
+const appendCommit = (s: string, rows: string) => `WITH s AS (
+    UPDATE ${s}.sessions SET updated_at = $3, head_id = $4, version = $2 + 1, next_seq = $5,
+      state = $6, metadata = COALESCE($7::jsonb, metadata)
+    WHERE id = $1 AND version = $2 AND set_config('synchronous_commit', $8, true) IS NOT NULL
+    RETURNING created_at, CASE WHEN $7::jsonb IS NULL THEN metadata END AS metadata
+  ), e AS (
+    INSERT INTO ${s}.entries (${ENTRY_COLUMNS})
+    ${rows} WHERE EXISTS (SELECT FROM s)
+  )
+  SELECT created_at, metadata FROM s`;
+
 /** Every statement the store runs, with the schema's name in it; exported so tests can EXPLAIN them. */
 export function pgSql(schema: string) {
   const s = quoteSchema(schema);
@@ -39,20 +57,14 @@ export function pgSql(schema: string) {
      * such session. What was written is not read back; only what the commit leaves as it was.
      * $8 is the statement's own synchronous_commit (see PostgresStoreOptions).
      */
-    appendCommit: `WITH s AS (
-        UPDATE ${s}.sessions SET updated_at = $3, head_id = $4, version = $2 + 1, next_seq = $5,
-          state = $6, metadata = COALESCE($7::jsonb, metadata)
-        WHERE id = $1 AND version = $2 AND set_config('synchronous_commit', $8, true) IS NOT NULL
-        RETURNING created_at, CASE WHEN $7::jsonb IS NULL THEN metadata END AS metadata
-      ), e AS (
-        INSERT INTO ${s}.entries (${ENTRY_WRITE_COLUMNS.map(([c]) => c).join(', ')})
-        SELECT * FROM unnest(${ENTRY_WRITE_COLUMNS.map(([, type], i) => `$${i + 9}::${type}[]`).join(', ')})
-        WHERE EXISTS (SELECT FROM s)
-      )
-      SELECT created_at, metadata FROM s`,
+    appendCommit: appendCommit(s, `SELECT * FROM unnest(${params('[]')})`),
+    /**
+     * The same for one entry, a turn's usual append: one scalar parameter per column, so neither
+     * side builds or takes apart an array for a single row.
+     */
+    appendOne: appendCommit(s, `SELECT ${params('')}`),
     /** A whole batch in one statement: one array parameter per column. */
-    insertEntries: `INSERT INTO ${s}.entries (${ENTRY_WRITE_COLUMNS.map(([c]) => c).join(', ')})
-      SELECT * FROM unnest(${ENTRY_WRITE_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`,
+    insertEntries: `INSERT INTO ${s}.entries (${ENTRY_COLUMNS}) SELECT * FROM unnest(${params('[]', 1)})`,
     /** Which of a failed batch's seqs and ids were already stored, to name the clash. */
     clashes: `SELECT seq, id FROM ${s}.entries WHERE session_id = $1 AND (seq = ANY($2::bigint[]) OR id = ANY($3::text[]))`,
     /** A range scan of the (session_id, seq) primary key: cost follows the rows returned, not history. */
@@ -72,6 +84,19 @@ export function pgSql(schema: string) {
     /** A write's parts as stored, to tell whether a write whose COMMIT was lost landed. */
     partsOf: `SELECT id, parts FROM ${s}.entries WHERE session_id = $1 AND id = ANY($2::text[])`,
     kindOf: `SELECT kind FROM ${s}.entries WHERE session_id = $1 AND id = $2`,
+    /**
+     * Entries whose words are not indexed yet (the entries_unindexed index), locked in key order
+     * so that processes indexing at once wait for each other instead of deadlocking; a row
+     * another indexed meanwhile drops out when the lock is granted.
+     */
+    unindexed: `SELECT ${readColumns} FROM ${s}.entries e WHERE search IS NULL
+      ORDER BY session_id, seq LIMIT $1 FOR UPDATE`,
+    /** Whether any entry awaits indexing: the check every search makes, outside a transaction. */
+    anyUnindexed: `SELECT 1 FROM ${s}.entries WHERE search IS NULL LIMIT 1`,
+    /** Search words for a batch of entries, by key ($1 one session id per entry). */
+    indexEntries: `UPDATE ${s}.entries e SET search = u.search, words = u.words
+      FROM unnest($1::text[], $2::bigint[], $3::tsvector[], $4::int[]) AS u(session_id, seq, search, words)
+      WHERE e.session_id = u.session_id AND e.seq = u.seq AND e.search IS NULL`,
     /** Ties (equal rank) newest first, as compareHits orders the memory store's hits. */
     search: `SELECT ${readColumns}, e.role, ts_rank(e.search, $1::tsquery, 1) AS rank
       FROM ${s}.entries e

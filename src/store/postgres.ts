@@ -136,13 +136,15 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
     try {
       const now = Date.now();
       const metadata = commit.metadata === undefined ? null : JSON.stringify(commit.metadata);
+      const [one] = entries;
+      // A turn's single entry as scalars; a batch (or none) as one array per column.
       const [row] = await prepared<{ created_at: number; metadata: string | null }>(
         release.client,
-        sql.appendCommit,
+        entries.length === 1 ? sql.appendOne : sql.appendCommit,
         [
           ...[commit.sessionId, commit.expectedVersion, now, commit.headId, commit.nextSeq],
           ...[JSON.stringify(commit.state), metadata, opts.synchronousCommit ? 'on' : 'off'],
-          ...columnArrays(entries.map(entryValues)),
+          ...(entries.length === 1 ? entryValues(one!) : columnArrays(entries.map(entryValues))),
         ],
       );
       if (row === undefined) return await refused(release.client, commit);
@@ -234,6 +236,13 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
       checkSessionId(id);
       const [row] = await read('read session', (p) => prepared<PgSessionRow>(p, sql.getSession, [id]));
       return row === undefined ? undefined : sessionFromRow(row);
+    },
+
+    async sessionVersion(id) {
+      const [row] = await read('read session version', (p) =>
+        prepared<{ version: number }>(p, sql.versionOf, [id]),
+      );
+      return row?.version;
     },
 
     async listSessions() {

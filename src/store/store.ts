@@ -62,6 +62,12 @@ export interface Store {
    */
   createSessions(sessions: readonly NewSession[]): Promise<void>;
   getSession(id: string): Promise<SessionRecord | undefined>;
+  /**
+   * The session's version alone (undefined: no such session), for a store where reading the
+   * whole row costs a round trip worth saving: a turn's check that nobody else wrote reads only
+   * this, and the row when it changed. Optional; without it the check reads the row.
+   */
+  sessionVersion?(id: string): Promise<number | undefined>;
   listSessions(): Promise<SessionSummary[]>;
   /** Appends entries (already numbered by seq) and updates the session row. Returns the new record. */
   append(entries: Entry[], commit: Commit): Promise<SessionRecord>;

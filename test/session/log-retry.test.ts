@@ -155,3 +155,29 @@ describe('eight handles appending to one session at once', () => {
     expect(tallyWriters(found, configs, [])).toEqual({ lost: 0, duplicated: 0, outOfOrder: 0, problems: [] });
   });
 });
+
+describe('the check before a turn on a store that reads a version alone', () => {
+  it('reads only the version while nobody else wrote; the row and what was added once someone did', async () => {
+    const shared = memoryStore();
+    let rows = 0;
+    const versioned = {
+      ...shared,
+      getSession: (id: string) => {
+        rows++;
+        return shared.getSession(id);
+      },
+      sessionVersion: async (id: string) => (await shared.getSession(id))?.version,
+    };
+    const a = await openSession(versioned, 's', opts);
+    const b = await openSession(shared, 's', opts);
+    await a.append(user('from a'));
+    const before = rows;
+    await a.prepare({ format: 'openai' });
+    expect(rows).toBe(before);
+    await b.append(user('from b'));
+    const { messages } = await a.prepare({ format: 'openai' });
+    expect(rows).toBe(before + 1);
+    expect(JSON.stringify(messages)).toContain('from b');
+    expect(a.record.version).toBe(b.record.version);
+  });
+});

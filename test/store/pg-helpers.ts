@@ -40,3 +40,18 @@ export async function emptySchema(pool: pg.Pool, schema: string): Promise<void> 
     `TRUNCATE "${schema}".entries, "${schema}".sessions, "${schema}".events RESTART IDENTITY CASCADE`,
   );
 }
+
+/** Fresh schemas for a test file, each name kept so that `dropAll` (in afterAll) removes them. */
+export function schemaTracker(pool: pg.Pool) {
+  const schemas: string[] = [];
+  return {
+    fresh(): string {
+      const schema = testSchema();
+      schemas.push(schema);
+      return schema;
+    },
+    async dropAll(): Promise<void> {
+      for (const schema of schemas) await dropSchema(pool, schema);
+    },
+  };
+}

@@ -4,20 +4,15 @@ import { postgresStore } from '../../src/store/postgres.js';
 import { migrateSchema, PG_SCHEMA_VERSION } from '../../src/store/postgres-schema.js';
 import { pgSql } from '../../src/store/postgres-sql.js';
 import { commitAfter, sessionRecord, textEntries } from './fixtures.js';
-import { dropSchema, PG_URL, pgReachable, testSchema } from './pg-helpers.js';
+import { PG_URL, pgReachable, schemaTracker } from './pg-helpers.js';
 
 const reachable = await pgReachable();
 const pool = new pg.Pool({ connectionString: PG_URL, max: 3 });
-const schemas: string[] = [];
-const fresh = () => {
-  const s = testSchema();
-  schemas.push(s);
-  return s;
-};
+const { fresh, dropAll } = schemaTracker(pool);
 
 describe.skipIf(!reachable)('postgres schema', () => {
   afterAll(async () => {
-    for (const s of schemas) await dropSchema(pool, s);
+    await dropAll();
     await pool.end();
   });
 
@@ -58,7 +53,7 @@ describe.skipIf(!reachable)('postgres schema', () => {
     expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 
-  it('reads a turn through the (session_id, seq) key and searches through the GIN index', async () => {
+  it('reads a turn through the (session_id, seq) key, searches through the GIN index, finds unindexed entries through theirs', async () => {
     const schema = fresh();
     await migrateSchema(pool, schema);
     const sql = pgSql(schema);
@@ -75,11 +70,25 @@ describe.skipIf(!reachable)('postgres schema', () => {
       // (session_id, id) or (session_id, parent_id): on empty tables the planner may take either.
       expect(await plan(sql.getEntry, ['s', 'e'])).toMatch(/Index Scan using entries_/);
       expect(await plan(sql.search, ["'x'", "'x'", null, 5])).toMatch(/Bitmap Index Scan on entries_search/);
+      // What a search indexes first is found through the index of unindexed entries alone.
+      expect(await plan(sql.unindexed, [500])).toMatch(/Index Scan using entries_unindexed/);
+      expect(await plan(sql.anyUnindexed, [])).toMatch(/Index Only Scan using entries_unindexed/);
       const latestPivot = `SELECT id FROM "${schema}".entries WHERE session_id = 's' AND kind = 'compaction' ORDER BY seq DESC LIMIT 1`;
       expect(await plan(latestPivot, [])).toMatch(/entries_compactions/);
     } finally {
       c.release();
     }
+  });
+
+  it("reads a session's version alone, undefined for none", async () => {
+    const store = postgresStore({ pool, schema: fresh() });
+    const record = sessionRecord('s1');
+    await store.createSession(record);
+    const entries = textEntries('s1', 2);
+    await store.append(entries, commitAfter(record, entries));
+    expect(await store.sessionVersion!('s1')).toBe(1);
+    expect(await store.sessionVersion!('nope')).toBeUndefined();
+    await store.close();
   });
 
   it("finds a phrase deep in a long entry by its words, where Postgres's positions stop", async () => {
