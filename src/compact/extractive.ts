@@ -1,11 +1,11 @@
 import type { PivotDetails } from '../model/entry.js';
 import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
 import { buildExtractiveModel, type CarriedExcerpt, type ExtractiveModel } from './extractive-model.js';
-import { renderExtractive, turnHeading } from './extractive-render.js';
+import { renderExtractive, renderMemo, turnHeading } from './extractive-render.js';
 import { handoverAndDetails } from './handover/build.js';
 import { handoverBudget, type RenderedHandover, renderHandover } from './handover/render.js';
 import type { SummaryRequest } from './input.js';
-import { chooseUnits, rankUnits } from './select.js';
+import { chooseUnits, prepareUnits } from './select.js';
 import { contentWords, excerpt } from './sentences.js';
 import { analyzeSpan } from './span.js';
 import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
@@ -93,20 +93,14 @@ export function summarizeExtractive(
     }
     return lineCosts[i]!;
   };
-  const cache = new Map<(typeof model.units)[number], string[]>();
-  const words = (u: (typeof model.units)[number]) => {
-    let w = cache.get(u);
-    if (w === undefined) {
-      const line = model.lines[u.line]!;
-      const s = line.spans[u.piece]!;
-      w = contentWords(line.text.slice(s.start, s.end));
-      cache.set(u, w);
-    }
-    return w;
-  };
-  const ranked = rankUnits(model.units, lineCost);
+  const candidates = prepareUnits(model.units, lineCost, (u) => {
+    const line = model.lines[u.line]!;
+    const s = line.spans[u.piece]!;
+    return contentWords(line.text.slice(s.start, s.end));
+  });
+  const memo = renderMemo();
   let chosen = new Set<number>();
-  let body = renderExtractive(model, chosen, rendered);
+  let body = renderExtractive(model, chosen, rendered, memo);
   // Headings and joints cost what the estimate cannot see, so the room to choose with is searched:
   // moved by what the last rendering left or overran, halved between the largest room known to
   // fit and the smallest known to overrun when that step would not land strictly between them.
@@ -114,14 +108,15 @@ export function summarizeExtractive(
   let overruns = Number.POSITIVE_INFINITY;
   let room = budget - size(body);
   for (let round = 0; round < FIT_ROUNDS && room > fits && room < overruns; round++) {
-    const next = chooseUnits(model.units, ranked, lineCost, room, words);
-    const text = renderExtractive(model, next, rendered);
+    const { chosen: next, unbounded } = chooseUnits(candidates, room);
+    const text = renderExtractive(model, next, rendered, memo);
     const excess = size(text) - budget;
     if (excess <= 0) {
       chosen = next;
       body = text;
       fits = room;
-      if (-excess < 8) break;
+      // Any larger room would choose the same units: the rounds left would render this again.
+      if (-excess < 8 || unbounded) break;
     } else overruns = room;
     const step =
       excess <= 0 ? room + Math.floor(-excess / 2) : Math.min(room - excess, Math.floor((fits + room) / 2));
