@@ -34,7 +34,12 @@ export function renderMemo(): RenderMemo {
 }
 
 /** `excerpt` of a line's pieces, remembered by the pieces when there is a memo. */
-function lineText(model: ExtractiveModel, memo: RenderMemo | undefined, i: number, pieces: number[]): string {
+export function lineText(
+  model: ExtractiveModel,
+  memo: RenderMemo | undefined,
+  i: number,
+  pieces: number[],
+): string {
   const line = model.lines[i]!;
   if (memo === undefined) return excerpt(line.text, line.spans, pieces);
   const key = pieces.length === 1 ? pieces[0]! : [...pieces].sort((a, b) => a - b).join(',');

@@ -1,12 +1,12 @@
 import type { PivotDetails } from '../model/entry.js';
 import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
 import { buildExtractiveModel, type CarriedExcerpt, type ExtractiveModel } from './extractive-model.js';
-import { renderExtractive, renderMemo, turnHeading } from './extractive-render.js';
+import { lineText, type RenderMemo, renderExtractive, renderMemo, turnHeading } from './extractive-render.js';
 import { handoverAndDetails } from './handover/build.js';
 import { handoverBudget, type RenderedHandover, renderHandover } from './handover/render.js';
 import type { SummaryRequest } from './input.js';
 import { chooseUnits, prepareUnits } from './select.js';
-import { contentWords, excerpt } from './sentences.js';
+import { contentWords } from './sentences.js';
 import { analyzeSpan } from './span.js';
 import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
 
@@ -122,30 +122,42 @@ export function summarizeExtractive(
       excess <= 0 ? room + Math.floor(-excess / 2) : Math.min(room - excess, Math.floor((fits + room) / 2));
     room = step > fits && step < overruns ? step : Math.floor((fits + overruns) / 2);
   }
-  keepExcerpts(details, model, chosen);
+  keepExcerpts(details, model, chosen, memo);
   return { text: block === '' ? `${instructions}${body}` : `${instructions}${body}\n\n${block}`, details };
 }
 
 /** What the summary quoted, so that the next compaction weighs it again against newer material. */
-function keepExcerpts(details: PivotDetails, model: ExtractiveModel, chosen: ReadonlySet<number>): void {
+function keepExcerpts(
+  details: PivotDetails,
+  model: ExtractiveModel,
+  chosen: ReadonlySet<number>,
+  memo: RenderMemo,
+): void {
   const byLine = new Map<number, number[]>();
   for (const i of chosen) {
     const u = model.units[i]!;
     if (model.lines[u.line]!.section !== 'timeline' && model.lines[u.line]!.section !== 'active') continue;
-    byLine.set(u.line, [...(byLine.get(u.line) ?? []), i]);
+    const list = byLine.get(u.line);
+    if (list === undefined) byLine.set(u.line, [i]);
+    else list.push(i);
   }
+  // Labels are few ("- ", a speaker's "Caroline: "): each is read once.
+  const who = new Map<string, string>();
+  const speaker = (label: string) => {
+    let w = who.get(label);
+    if (w === undefined) {
+      w = label.replace(/^- |: $/g, '').trim();
+      who.set(label, w);
+    }
+    return w;
+  };
   const excerpts: CarriedExcerpt[] = [...byLine]
     .sort((a, b) => a[0] - b[0])
     .map(([line, units]) => {
       const l = model.lines[line]!;
       const pieces = units.map((i) => model.units[i]!.piece).sort((a, b) => a - b);
       const value = Math.max(...units.map((i) => model.units[i]!.carry ?? model.units[i]!.value));
-      return [
-        l.label.replace(/^- |: $/g, '').trim(),
-        l.at ?? 0,
-        excerpt(l.text, l.spans, pieces),
-        Math.min(0.99, value),
-      ];
+      return [speaker(l.label), l.at ?? 0, lineText(model, memo, line, pieces), Math.min(0.99, value)];
     });
   details.extra = { ...details.extra, excerpts };
 }
