@@ -17,6 +17,50 @@ export function dayLabel(ms: number): string {
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
 
+/**
+ * What one summary's renderings share, by line index: the text last shown for the line (with the
+ * pieces it showed: a number for one piece), its day and its turn heading. A summary fitted to
+ * its budget renders mostly the same lines round after round.
+ */
+export interface RenderMemo {
+  pieces: Array<number | string | undefined>;
+  texts: string[];
+  days: string[];
+  headings: string[];
+}
+
+export function renderMemo(): RenderMemo {
+  return { pieces: [], texts: [], days: [], headings: [] };
+}
+
+/** `excerpt` of a line's pieces, remembered by the pieces when there is a memo. */
+export function lineText(
+  model: ExtractiveModel,
+  memo: RenderMemo | undefined,
+  i: number,
+  pieces: number[],
+): string {
+  const line = model.lines[i]!;
+  if (memo === undefined) return excerpt(line.text, line.spans, pieces);
+  const key = pieces.length === 1 ? pieces[0]! : [...pieces].sort((a, b) => a - b).join(',');
+  if (memo.pieces[i] !== key) {
+    memo.pieces[i] = key;
+    memo.texts[i] = excerpt(line.text, line.spans, pieces);
+  }
+  return memo.texts[i]!;
+}
+
+/** `make()`, kept at `i` in `list` when there is a list. */
+function remembered(list: string[] | undefined, i: number, make: () => string): string {
+  if (list === undefined) return make();
+  let v = list[i];
+  if (v === undefined) {
+    v = make();
+    list[i] = v;
+  }
+  return v;
+}
+
 /** The chosen pieces of each line, by line index, and the chosen lines in log order. */
 interface Chosen {
   pieces: Map<number, number[]>;
@@ -66,7 +110,12 @@ export function turnHeading(model: ExtractiveModel, line: Line): string {
 }
 
 /** The section's lines with their chosen pieces; date headings where the day changes, turn headings for agents. */
-function shown(model: ExtractiveModel, c: Chosen, section: Line['section']): string[] {
+function shown(
+  model: ExtractiveModel,
+  c: Chosen,
+  section: Line['section'],
+  memo: RenderMemo | undefined,
+): string[] {
   const out: string[] = [];
   let day = '';
   let turn = -1;
@@ -74,16 +123,20 @@ function shown(model: ExtractiveModel, c: Chosen, section: Line['section']): str
   for (const i of c.lines) {
     const line = model.lines[i]!;
     if (line.section !== section) continue;
-    if (model.analysis.multiDay && line.at !== undefined && dayLabel(line.at) !== day) {
-      day = dayLabel(line.at);
-      out.push(`${day}:`);
-      label = '';
+    const at = line.at;
+    if (model.analysis.multiDay && at !== undefined) {
+      const d = remembered(memo?.days, i, () => dayLabel(at));
+      if (d !== day) {
+        day = d;
+        out.push(`${day}:`);
+        label = '';
+      }
     }
     if (!model.chat && section === 'timeline' && line.turn !== undefined && line.turn !== turn) {
       turn = line.turn;
-      out.push(turnHeading(model, line));
+      out.push(remembered(memo?.headings, i, () => turnHeading(model, line)));
     }
-    const text = excerpt(line.text, line.spans, c.pieces.get(i)!);
+    const text = lineText(model, memo, i, c.pieces.get(i)!);
     // A conversation's speaker is named once for their messages in a row: "…" joins them.
     if (model.chat && line.label === label && out.at(-1)?.startsWith(label))
       out[out.length - 1] += ` … ${text}`;
@@ -108,8 +161,9 @@ function handoverSections(
   model: ExtractiveModel,
   pieces: Chosen,
   handover: RenderedHandover | undefined,
+  memo: RenderMemo | undefined,
 ): string[] {
-  const active = shown(model, pieces, 'active');
+  const active = shown(model, pieces, 'active', memo);
   const last = model.analysis.lastActions;
   const own = [
     ...(active.length > 0
@@ -129,11 +183,15 @@ function handoverSections(
   ]);
 }
 
-/** The summary body for a set of chosen units: Mistral Vibe's seven sections, in order. */
+/**
+ * The summary body for a set of chosen units: Mistral Vibe's seven sections, in order. `memo`,
+ * when given, carries line texts from one rendering of the model to the next.
+ */
 export function renderExtractive(
   model: ExtractiveModel,
   chosen: ReadonlySet<number>,
   handover?: RenderedHandover,
+  memo?: RenderMemo,
 ): string {
   const pieces = byLine(model, chosen);
   const { details: d } = model;
@@ -150,7 +208,7 @@ export function renderExtractive(
       ...(model.previousSummarizer
         ? [`Earlier summary (${model.previousSummarizer}), quoted in part, then this span:`]
         : []),
-      ...shown(model, pieces, 'timeline'),
+      ...shown(model, pieces, 'timeline', memo),
     ].join('\n');
   const out: string[] = [HEADER];
   const section = (i: number, lines: string[]) => {
@@ -163,7 +221,7 @@ export function renderExtractive(
       ? ['- No user request in this span.']
       : [
           `User requests, oldest first, verbatim ("…" joins sentences shown apart)${shownRequests < requests ? `; ${shownRequests} of ${requests} shown` : ''}:`,
-          ...shown(model, pieces, 'requests'),
+          ...shown(model, pieces, 'requests', memo),
         ]),
     constraints > 0
       ? `- ${constraints} explicit constraint(s), quoted verbatim at the end: follow them.`
@@ -176,8 +234,8 @@ export function renderExtractive(
     ...(turns > shownTurns
       ? [`(${shownTurns} of ${turns} messages quoted, chosen across the whole span)`]
       : []),
-    ...shown(model, pieces, 'timeline'),
+    ...shown(model, pieces, 'timeline', memo),
   ]);
-  out.push('', ...handoverSections(model, pieces, handover));
+  out.push('', ...handoverSections(model, pieces, handover, memo));
   return out.join('\n');
 }

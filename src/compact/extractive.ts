@@ -1,12 +1,12 @@
 import type { PivotDetails } from '../model/entry.js';
 import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
 import { buildExtractiveModel, type CarriedExcerpt, type ExtractiveModel } from './extractive-model.js';
-import { renderExtractive, turnHeading } from './extractive-render.js';
+import { lineText, type RenderMemo, renderExtractive, renderMemo, turnHeading } from './extractive-render.js';
 import { handoverAndDetails } from './handover/build.js';
 import { handoverBudget, type RenderedHandover, renderHandover } from './handover/render.js';
 import type { SummaryRequest } from './input.js';
-import { chooseUnits, rankUnits } from './select.js';
-import { contentWords, excerpt } from './sentences.js';
+import { chooseUnits, prepareUnits } from './select.js';
+import { contentWords } from './sentences.js';
 import { analyzeSpan } from './span.js';
 import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
 
@@ -93,20 +93,14 @@ export function summarizeExtractive(
     }
     return lineCosts[i]!;
   };
-  const cache = new Map<(typeof model.units)[number], string[]>();
-  const words = (u: (typeof model.units)[number]) => {
-    let w = cache.get(u);
-    if (w === undefined) {
-      const line = model.lines[u.line]!;
-      const s = line.spans[u.piece]!;
-      w = contentWords(line.text.slice(s.start, s.end));
-      cache.set(u, w);
-    }
-    return w;
-  };
-  const ranked = rankUnits(model.units, lineCost);
+  const candidates = prepareUnits(model.units, lineCost, (u) => {
+    const line = model.lines[u.line]!;
+    const s = line.spans[u.piece]!;
+    return contentWords(line.text.slice(s.start, s.end));
+  });
+  const memo = renderMemo();
   let chosen = new Set<number>();
-  let body = renderExtractive(model, chosen, rendered);
+  let body = renderExtractive(model, chosen, rendered, memo);
   // Headings and joints cost what the estimate cannot see, so the room to choose with is searched:
   // moved by what the last rendering left or overran, halved between the largest room known to
   // fit and the smallest known to overrun when that step would not land strictly between them.
@@ -114,43 +108,56 @@ export function summarizeExtractive(
   let overruns = Number.POSITIVE_INFINITY;
   let room = budget - size(body);
   for (let round = 0; round < FIT_ROUNDS && room > fits && room < overruns; round++) {
-    const next = chooseUnits(model.units, ranked, lineCost, room, words);
-    const text = renderExtractive(model, next, rendered);
+    const { chosen: next, unbounded } = chooseUnits(candidates, room);
+    const text = renderExtractive(model, next, rendered, memo);
     const excess = size(text) - budget;
     if (excess <= 0) {
       chosen = next;
       body = text;
       fits = room;
-      if (-excess < 8) break;
+      // Any larger room would choose the same units: the rounds left would render this again.
+      if (-excess < 8 || unbounded) break;
     } else overruns = room;
     const step =
       excess <= 0 ? room + Math.floor(-excess / 2) : Math.min(room - excess, Math.floor((fits + room) / 2));
     room = step > fits && step < overruns ? step : Math.floor((fits + overruns) / 2);
   }
-  keepExcerpts(details, model, chosen);
+  keepExcerpts(details, model, chosen, memo);
   return { text: block === '' ? `${instructions}${body}` : `${instructions}${body}\n\n${block}`, details };
 }
 
 /** What the summary quoted, so that the next compaction weighs it again against newer material. */
-function keepExcerpts(details: PivotDetails, model: ExtractiveModel, chosen: ReadonlySet<number>): void {
+function keepExcerpts(
+  details: PivotDetails,
+  model: ExtractiveModel,
+  chosen: ReadonlySet<number>,
+  memo: RenderMemo,
+): void {
   const byLine = new Map<number, number[]>();
   for (const i of chosen) {
     const u = model.units[i]!;
     if (model.lines[u.line]!.section !== 'timeline' && model.lines[u.line]!.section !== 'active') continue;
-    byLine.set(u.line, [...(byLine.get(u.line) ?? []), i]);
+    const list = byLine.get(u.line);
+    if (list === undefined) byLine.set(u.line, [i]);
+    else list.push(i);
   }
+  // Labels are few ("- ", a speaker's "Caroline: "): each is read once.
+  const who = new Map<string, string>();
+  const speaker = (label: string) => {
+    let w = who.get(label);
+    if (w === undefined) {
+      w = label.replace(/^- |: $/g, '').trim();
+      who.set(label, w);
+    }
+    return w;
+  };
   const excerpts: CarriedExcerpt[] = [...byLine]
     .sort((a, b) => a[0] - b[0])
     .map(([line, units]) => {
       const l = model.lines[line]!;
       const pieces = units.map((i) => model.units[i]!.piece).sort((a, b) => a - b);
       const value = Math.max(...units.map((i) => model.units[i]!.carry ?? model.units[i]!.value));
-      return [
-        l.label.replace(/^- |: $/g, '').trim(),
-        l.at ?? 0,
-        excerpt(l.text, l.spans, pieces),
-        Math.min(0.99, value),
-      ];
+      return [speaker(l.label), l.at ?? 0, lineText(model, memo, line, pieces), Math.min(0.99, value)];
     });
   details.extra = { ...details.extra, excerpts };
 }

@@ -1,31 +1,43 @@
 import type { KeyValue, KeyValueKind } from './types.js';
 
+/** Text a pattern cannot match without: most outputs hold none of it, and the pattern is not run. */
+const HTTP = (t: string) => t.includes('http');
+
 /**
  * Identifiers a tool printed that an agent needs again and cannot guess: the URL of a pull
  * request it opened, the hash of a commit it made, an issue or job id, the port a server
  * listens on. Only successful outputs count, and only the parts where tools print such values
- * (the start and the end of an output).
+ * (the start and the end of an output). The third element, when there is one, is what a text must
+ * contain for the pattern to match at all.
  */
-const PATTERNS: Array<[KeyValueKind, RegExp]> = [
-  ['pr', /https?:\/\/[^\s"'<>)\]]+\/(?:pull|merge_requests|pulls)\/\d+/g],
-  ['issue', /https?:\/\/[^\s"'<>)\]]+\/issues\/\d+/g],
-  ['url', /https?:\/\/[^\s"'<>)\]`{}]+/g],
+const PATTERNS: Array<[KeyValueKind, RegExp, ((text: string) => boolean)?]> = [
+  ['pr', /https?:\/\/[^\s"'<>)\]]+\/(?:pull|merge_requests|pulls)\/\d+/g, HTTP],
+  ['issue', /https?:\/\/[^\s"'<>)\]]+\/issues\/\d+/g, HTTP],
+  ['url', /https?:\/\/[^\s"'<>)\]`{}]+/g, HTTP],
   // `[main 3f9c2ab] message` (git commit), `3f9c2ab..8e1d04f  main -> main` (git push).
-  ['commit', /^\[[\w./-]+(?: \(root-commit\))? ([0-9a-f]{7,40})\]/gm],
-  ['commit', /\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\s+\S+\s+->/g],
-  ['commit', /\b(?:commit|Commit|HEAD is now at|revision)[: ]+([0-9a-f]{7,40})\b/g],
-  ['port', /\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::\]):(\d{2,5})\b/g],
+  ['commit', /^\[[\w./-]+(?: \(root-commit\))? ([0-9a-f]{7,40})\]/gm, (t) => t.includes('[')],
+  ['commit', /\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\s+\S+\s+->/g, (t) => t.includes('..')],
+  [
+    'commit',
+    /\b(?:commit|Commit|HEAD is now at|revision)[: ]+([0-9a-f]{7,40})\b/g,
+    (t) => t.includes('ommit') || t.includes('HEAD is now at') || t.includes('revision'),
+  ],
+  [
+    'port',
+    /\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::\]):(\d{2,5})\b/g,
+    (t) => t.includes('localhost') || t.includes('127.0.0.1') || t.includes('0.0.0.0') || t.includes('[::]'),
+  ],
   ['port', /\b(?:listening|running|started|serving|available)\b[^\n]{0,40}?\bport\s+(\d{2,5})\b/gi],
   [
     'issue',
     /\b(?:Created|Updated|Closed|Opened)\s+(?:issue|task|ticket|bug|epic)[: ]+#?([\w.-]*\d[\w.-]*)/gi,
   ],
-  ['pr', /\b(?:pull request|PR)\s+#(\d+)/gi],
+  ['pr', /\b(?:pull request|PR)\s+#(\d+)/gi, (t) => t.includes('#')],
   [
     'id',
     /\b(?:id|ID|Id|_id|uuid|job|run|session|deployment|build)["']?\s*[:=]\s*["']?([A-Za-z0-9][\w-]{5,})/g,
   ],
-  ['id', /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g],
+  ['id', /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, (t) => t.includes('-')],
 ];
 
 /** Where in an output values are looked for: its start and its end. */
@@ -58,7 +70,8 @@ export function valuesIn(output: string, source: string, significant: boolean): 
   if (!significant && output.length > SHORT) return [];
   const text = scanned(output);
   const found = new Map<string, KeyValue>();
-  for (const [kind, re] of PATTERNS) {
+  for (const [kind, re, needs] of PATTERNS) {
+    if (needs !== undefined && !needs(text)) continue;
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) {
       const groups = m.slice(1).filter((g): g is string => g !== undefined);
