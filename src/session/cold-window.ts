@@ -14,10 +14,12 @@ import type { StepContext } from './step-context.js';
 import { pagesForward } from './window-read.js';
 
 /**
- * Model windows of entries summarized per chunk: a few tens of MB in memory, and few enough
- * chunks that a million-entry window is summarized in about a hundred steps, not thousands.
+ * Model windows of entries summarized per chunk: each chunk re-chooses the running summary's
+ * excerpts, a cost that does not shrink with the chunk, so fewer, larger chunks summarize a
+ * 100,000-entry window in 13 steps instead of 52 (7 s instead of 11 s) while one chunk's text stays
+ * a few tens of MB in memory.
  */
-const CHUNK_WINDOWS = 10;
+const CHUNK_WINDOWS = 40;
 
 export interface ChunkOptions {
   instructions?: string;

@@ -125,7 +125,7 @@ describe('a window far larger than the model is opened and compacted in bounded 
         summarizer: {
           name: 'flaky',
           summarize: (request, signal) => {
-            if (++calls === 5) throw new Error('rate limited');
+            if (++calls === 2) throw new Error('rate limited');
             return inner.summarize(request, signal);
           },
         },
