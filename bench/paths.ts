@@ -123,6 +123,8 @@ export async function compactionCycle(sessions: Sessions, kind: StoreKind): Prom
   let compactions = 0;
   let pruneTurns = 0;
   for (let i = 0; compactions < 2 && i < 20_000; i++) {
+    // Where an agent awaits its model: the event loop idles (the store's deferred work runs here).
+    await new Promise((resolve) => setImmediate(resolve));
     const t0 = performance.now();
     // A new request every few steps, as an agent's user gives them: older turns become prunable.
     if (i % 6 === 5)

@@ -17,6 +17,7 @@ import {
   checkSessionId,
   summarizeSession,
 } from './rules.js';
+import { idleCheckpoint } from './sqlite-checkpoint.js';
 import { sqliteLedger } from './sqlite-ledger.js';
 import { preparePartsStatements, rewriteParts } from './sqlite-parts.js';
 import { type EntryRow, entryFromRow, entryValues, type SessionRow, sessionFromRow } from './sqlite-rows.js';
@@ -61,6 +62,7 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store & EventLedger 
     throw error;
   }
   const st = prepareStatements(db);
+  const checkpoint = readonly ? null : idleCheckpoint(db);
 
   function open(): Statements {
     if (!db.open) throw new StoreClosedError('sqlite');
@@ -172,13 +174,17 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store & EventLedger 
     async append(entries, commit) {
       open();
       checkAppendBatch(entries, commit.sessionId);
-      return appendTx(entries, commit);
+      const record = appendTx(entries, commit);
+      checkpoint?.afterWrite();
+      return record;
     },
 
     async updateParts(updates, commit) {
       open();
       checkPartsUpdates(updates, commit.sessionId);
-      return updatePartsTx(updates, commit);
+      const record = updatePartsTx(updates, commit);
+      checkpoint?.afterWrite();
+      return record;
     },
 
     async loadFrom(sessionId, fromSeq, toSeq) {
@@ -204,6 +210,7 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store & EventLedger 
     },
 
     async close() {
+      checkpoint?.close();
       db.close();
     },
   };
