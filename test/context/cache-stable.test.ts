@@ -35,8 +35,22 @@ const opArb = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ op: 'compact' as const }) },
 );
 
-/** JSON without the breakpoints themselves: they move from turn to turn, the content must not. */
-const plain = (v: unknown) => JSON.stringify(v, (k, x) => (k === 'cache_control' ? undefined : x));
+/**
+ * JSON without the breakpoints themselves (anthropic's `cache_control`, the AI SDK's
+ * `providerOptions.anthropic.cacheControl`): they move from turn to turn, the content must not.
+ */
+const plain = (v: unknown) => JSON.stringify(v, withoutBreakpoints);
+
+function withoutBreakpoints(key: string, value: unknown): unknown {
+  if (key === 'cache_control') return undefined;
+  if (key !== 'providerOptions' || value === null || typeof value !== 'object') return value;
+  const { anthropic, ...rest } = value as { anthropic?: Record<string, unknown> } & Record<string, unknown>;
+  if (anthropic !== undefined) {
+    const { cacheControl: _, ...kept } = anthropic;
+    if (Object.keys(kept).length > 0) rest.anthropic = kept;
+  }
+  return Object.keys(rest).length > 0 ? rest : undefined;
+}
 
 interface Shape {
   system: string;

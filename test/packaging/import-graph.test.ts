@@ -149,6 +149,7 @@ describe('who imports what, in the source', () => {
 
   it('the SQLite store is reached only through the condense/sqlite entry', () => {
     expect(importers((s) => s === 'better-sqlite3').sort()).toEqual([
+      'store/sqlite-checkpoint.ts',
       'store/sqlite-ledger.ts',
       'store/sqlite-parts.ts',
       'store/sqlite-schema.ts',
