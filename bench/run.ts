@@ -113,7 +113,7 @@ async function paths(): Promise<void> {
     }
   }
   for (const size of MIDDLEWARE) {
-    middlewareRows.push(...(await middlewareCalls(size, 50)));
+    middlewareRows.push(...(await middlewareCalls(size, 50, size <= 10_000 ? 3 : 1)));
     progress(`middleware ${size}`);
   }
   for (const kind of STORES) {
