@@ -107,8 +107,8 @@ export function parseColumn<T>(
 
 /**
  * The columns a load of one session's entries reads, read as arrays (better-sqlite3's raw mode):
- * the session id is the caller's, and a row made into an object with named keys first cost a
- * fifth of a 100,000-entry read.
+ * the session id is the caller's, and making each row an object with named keys first was an
+ * eighth of the time of a 100,000-entry read.
  */
 export const ENTRY_LOAD_COLUMNS = 'seq, id, parent_id, kind, created_at, tokens, part_tokens, body';
 
