@@ -1,5 +1,6 @@
 import type { Entry, MessageEntry } from '../model/entry.js';
 import type { SessionRecord } from '../model/session.js';
+import { copyValue } from './copy.js';
 import {
   DuplicateEntryError,
   DuplicateSessionError,
@@ -39,8 +40,9 @@ interface SessionSlot {
 
 /**
  * A store in process memory, for tests and short-lived agents, with an events ledger beside its
- * sessions. Values are cloned on the way in
- * and out, so a caller mutating what it passed or got back cannot change stored state. Each
+ * sessions. Values are copied on the way in
+ * and out (entries by copyValue: their strings shared, everything else new), so a caller mutating
+ * what it passed or got back cannot change stored state. Each
  * method checks everything before it changes anything, which makes every write all-or-nothing.
  */
 export function memoryStore(): Store & EventLedger {
@@ -73,7 +75,7 @@ export function memoryStore(): Store & EventLedger {
       if (slot.byId.has(entry.id)) throw new DuplicateEntryError(commit.sessionId, 'id', entry.id);
       if (hasSeq(slot.entries, entry.seq)) throw new DuplicateEntryError(commit.sessionId, 'seq', entry.seq);
     }
-    const added = structuredClone(entries);
+    const added = entries.map(copyValue);
     const lastSeq = slot.entries.at(-1)?.seq ?? -1;
     for (const entry of added) slot.entries.push(entry); // no spread: batches can exceed the argument limit
     // Appends normally come in order after the last entry; anything else is re-sorted once here
@@ -144,7 +146,7 @@ export function memoryStore(): Store & EventLedger {
       const targets = updates.map((u) => messageEntryFor(slot, u.entryId, commit.sessionId));
       updates.forEach((update, i) => {
         const target = targets[i]!;
-        const copy = structuredClone(update);
+        const copy = copyValue(update);
         target.message = { ...target.message, parts: copy.parts } as MessageEntry['message'];
         target.partTokens = copy.partTokens;
         target.tokens = copy.tokens;
@@ -157,13 +159,13 @@ export function memoryStore(): Store & EventLedger {
       const slot = sessions.get(sessionId);
       if (slot === undefined) return [];
       const end = toSeq === undefined ? slot.entries.length : lowerBoundBySeq(slot.entries, toSeq);
-      return structuredClone(slot.entries.slice(lowerBoundBySeq(slot.entries, fromSeq), end));
+      return slot.entries.slice(lowerBoundBySeq(slot.entries, fromSeq), end).map(copyValue);
     },
 
     async getEntry(sessionId, entryId) {
       open();
       const entry = sessions.get(sessionId)?.byId.get(entryId);
-      return entry === undefined ? undefined : structuredClone(entry);
+      return entry === undefined ? undefined : copyValue(entry);
     },
 
     async search(text, opts = {}) {

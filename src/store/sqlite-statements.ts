@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ENTRY_WRITE_COLUMNS } from './sqlite-rows.js';
+import { ENTRY_LOAD_COLUMNS, ENTRY_WRITE_COLUMNS } from './sqlite-rows.js';
 
 const ENTRY_READ_COLUMNS = 'session_id, seq, id, parent_id, kind, created_at, tokens, part_tokens, body';
 
@@ -22,9 +22,10 @@ export const SQL = {
   insertEntry: `INSERT INTO entries (${ENTRY_WRITE_COLUMNS.join(', ')})
     VALUES (${ENTRY_WRITE_COLUMNS.map(() => '?').join(', ')})`,
   /** A range search on the (session_id, seq) primary key: cost follows the rows returned, not history. */
-  loadFrom: `SELECT ${ENTRY_READ_COLUMNS} FROM entries WHERE session_id = ? AND seq >= ? ORDER BY seq`,
-  loadRange: `SELECT ${ENTRY_READ_COLUMNS} FROM entries WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq`,
-  getEntry: `SELECT ${ENTRY_READ_COLUMNS} FROM entries WHERE session_id = ? AND id = ?`,
+  /** Read in raw mode (RAW_READS): rows as arrays of ENTRY_LOAD_COLUMNS. */
+  loadFrom: `SELECT ${ENTRY_LOAD_COLUMNS} FROM entries WHERE session_id = ? AND seq >= ? ORDER BY seq`,
+  loadRange: `SELECT ${ENTRY_LOAD_COLUMNS} FROM entries WHERE session_id = ? AND seq >= ? AND seq < ? ORDER BY seq`,
+  getEntry: `SELECT ${ENTRY_LOAD_COLUMNS} FROM entries WHERE session_id = ? AND id = ?`,
   deleteEntries: 'DELETE FROM entries WHERE session_id = ?',
   /** The search index follows the entries table by rowid, up to a watermark (see sqlite-search.ts). */
   indexEntry: 'INSERT INTO entries_fts (rowid, text) VALUES (?, ?)',
@@ -60,7 +61,14 @@ export const SQL = {
 
 export type Statements = { [K in keyof typeof SQL]: Database.Statement };
 
+/** The statements whose rows come back as arrays (see ENTRY_LOAD_COLUMNS). */
+const RAW_READS: ReadonlySet<string> = new Set<keyof typeof SQL>(['loadFrom', 'loadRange', 'getEntry']);
+
 /** Prepared once per connection and reused: preparing per call would dominate bulk appends. */
 export function prepareStatements(db: Database.Database): Statements {
-  return Object.fromEntries(Object.entries(SQL).map(([key, sql]) => [key, db.prepare(sql)])) as Statements;
+  const prepare = (key: string, sql: string) => {
+    const statement = db.prepare(sql);
+    return RAW_READS.has(key) ? statement.raw(true) : statement;
+  };
+  return Object.fromEntries(Object.entries(SQL).map(([key, sql]) => [key, prepare(key, sql)])) as Statements;
 }

@@ -20,7 +20,13 @@ import {
 import { idleCheckpoint } from './sqlite-checkpoint.js';
 import { sqliteLedger } from './sqlite-ledger.js';
 import { preparePartsStatements, rewriteParts } from './sqlite-parts.js';
-import { type EntryRow, entryFromRow, entryValues, type SessionRow, sessionFromRow } from './sqlite-rows.js';
+import {
+  type EntryCells,
+  entryFromCells,
+  entryValues,
+  type SessionRow,
+  sessionFromRow,
+} from './sqlite-rows.js';
 import { checkSchemaVersion, migrate } from './sqlite-schema.js';
 import { entryIndex } from './sqlite-search.js';
 import { prepareStatements, type Statements } from './sqlite-statements.js';
@@ -192,12 +198,12 @@ export function sqliteStore(opts: SqliteStoreOptions = {}): Store & EventLedger 
         toSeq === undefined
           ? open().loadFrom.all(sessionId, fromSeq)
           : open().loadRange.all(sessionId, fromSeq, toSeq);
-      return (rows as EntryRow[]).map(entryFromRow);
+      return (rows as EntryCells[]).map((cells) => entryFromCells(sessionId, cells));
     },
 
     async getEntry(sessionId, entryId) {
-      const row = open().getEntry.get(sessionId, entryId) as EntryRow | undefined;
-      return row === undefined ? undefined : entryFromRow(row);
+      const cells = open().getEntry.get(sessionId, entryId) as EntryCells | undefined;
+      return cells === undefined ? undefined : entryFromCells(sessionId, cells);
     },
 
     search(text, opts = {}) {
