@@ -5,7 +5,8 @@ import { lineText, type RenderMemo, renderExtractive, renderMemo, turnHeading } 
 import { handoverAndDetails } from './handover/build.js';
 import { handoverBudget, type RenderedHandover, renderHandover } from './handover/render.js';
 import type { SummaryRequest } from './input.js';
-import { chooseUnits, prepareUnits } from './select.js';
+import { prepareUnits } from './select.js';
+import { resumableChooser } from './select-resume.js';
 import { contentWords } from './sentences.js';
 import { analyzeSpan } from './span.js';
 import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
@@ -98,6 +99,7 @@ export function summarizeExtractive(
     const s = line.spans[u.piece]!;
     return contentWords(line.text.slice(s.start, s.end));
   });
+  const choose = resumableChooser(candidates);
   const memo = renderMemo();
   let chosen = new Set<number>();
   let body = renderExtractive(model, chosen, rendered, memo);
@@ -108,7 +110,7 @@ export function summarizeExtractive(
   let overruns = Number.POSITIVE_INFINITY;
   let room = budget - size(body);
   for (let round = 0; round < FIT_ROUNDS && room > fits && room < overruns; round++) {
-    const { chosen: next, unbounded } = chooseUnits(candidates, room);
+    const { chosen: next, unbounded } = choose(room);
     const text = renderExtractive(model, next, rendered, memo);
     const excess = size(text) - budget;
     if (excess <= 0) {
