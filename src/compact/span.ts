@@ -123,7 +123,7 @@ function noteValues(
 ): void {
   const run = command ?? owner;
   const significant = run !== undefined ? commandKind(run) !== 'read' : !READING_TOOLS.test(p.name);
-  const label =
+  const label = () =>
     owner === undefined ? toolLabel(p) : toolLabel({ ...p, name: 'Bash', input: { command: owner } });
   for (const v of valuesIn(toolOutputText(p), label, significant)) a.values.push(v);
 }
@@ -194,19 +194,18 @@ export function analyzeSpan(
       for (const p of m.parts) {
         if (p.type !== 'tool') continue;
         calls.push(p);
-        noteCall(a, digest, p);
+        const failed = callFailed(p);
+        noteCall(a, digest, p, failed);
         const command = shellCommand(p);
-        const label = toolLabel(p);
         if (p.state === 'pending' || p.state === 'running') {
           digest.pending++;
-          a.pendingCalls.push(label);
+          a.pendingCalls.push(toolLabel(p));
           continue;
         }
         if (rejectedCall(p)) {
-          a.rejected.push(callTitle(p) ?? label);
+          a.rejected.push(callTitle(p) ?? toolLabel(p));
           continue;
         }
-        const failed = callFailed(p);
         const explicit = callDirectory(p, command);
         const dir =
           explicit === undefined || (!explicit.startsWith('/') && here !== undefined)
@@ -279,14 +278,14 @@ function callTitle(p: ToolPart): string | undefined {
   return typeof title === 'string' && title !== '' ? `${p.name} "${title}"` : undefined;
 }
 
-/** Counts a call in the span's and its turn's tallies. */
-function noteCall(a: SpanAnalysis, digest: TurnDigest, p: ToolPart): void {
+/** Counts a call (`failed`: its callFailed) in the span's and its turn's tallies. */
+function noteCall(a: SpanAnalysis, digest: TurnDigest, p: ToolPart, failed: boolean): void {
   a.toolCalls++;
   a.callsSinceRequest++;
   a.toolCounts.set(p.name, (a.toolCounts.get(p.name) ?? 0) + 1);
   const t = digest.tools.get(p.name) ?? { calls: 0, failed: 0 };
   t.calls++;
-  if (callFailed(p)) t.failed++;
+  if (failed) t.failed++;
   digest.tools.set(p.name, t);
 }
 
