@@ -161,10 +161,12 @@ export function analyzeSpan(
     values: [],
     background: [],
   };
-  const notes: Array<PathNote & { at: number }> = [];
+  // The notes of repeated calls are the same objects: where each was made is kept beside them.
+  const notes: PathNote[] = [];
+  const notedAt: number[] = [];
   const workdirs = new Map<string, number>();
   const tracker = new OutcomeTracker();
-  const parsed = new Map<string, PathNote[]>();
+  const parsed = new PathNotes();
   for (const f of previous?.failedCommands ?? []) tracker.carry(f);
   for (const [id, label] of carriedPairs(previous, 'background')) tracker.carryBackground(id, label);
   let lastCalls: ToolPart[] = [];
@@ -211,14 +213,10 @@ export function analyzeSpan(
           explicit === undefined || (!explicit.startsWith('/') && here !== undefined)
             ? relativeTo(here, explicit)
             : explicit;
-        // Agents repeat calls (the same test, the same file): each distinct input is parsed once.
-        const key = `${failed ? 1 : 0}${dir ?? ''}\u0000${command ?? `${p.name}\u0000${typeof p.input === 'string' ? p.input : JSON.stringify(p.input)}`}`;
-        let noted = parsed.get(key);
-        if (noted === undefined) {
-          noted = notePaths(p, command, failed, dir);
-          parsed.set(key, noted);
+        for (const n of parsed.of(p, command, failed, dir)) {
+          notes.push(n);
+          notedAt.push(i);
         }
-        for (const n of noted) notes.push({ ...n, at: i });
         if (explicit?.startsWith('/')) workdirs.set(explicit, (workdirs.get(explicit) ?? 0) + 1);
         const owner = tracker.ownerOf(p);
         tracker.note(p, i);
@@ -257,11 +255,38 @@ export function analyzeSpan(
   a.base = cwd === undefined ? {} : { cwd, home: homeOf(cwd) };
   a.files = realFiles(notes, a.base);
   const since = realFiles(
-    notes.filter((n) => n.at >= a.lastRequestAt && n.modified && !n.failed),
+    notes.filter((n, k) => notedAt[k]! >= a.lastRequestAt && n.modified && !n.failed),
     a.base,
   );
   a.modifiedSinceRequest = [...since.keys()].filter((f) => a.files.get(f)?.modified === true);
   return a;
+}
+
+/**
+ * notePaths once per distinct call: agents repeat calls (the same test, the same file). Keyed by
+ * the call's folder, then its command (or tool and input), without joining them into one string.
+ */
+class PathNotes {
+  private readonly byDir = [
+    new Map<string, Map<string, PathNote[]>>(),
+    new Map<string, Map<string, PathNote[]>>(),
+  ];
+  of(p: ToolPart, command: string | undefined, failed: boolean, dir: string | undefined): PathNote[] {
+    const dirs = this.byDir[failed ? 1 : 0]!;
+    let calls = dirs.get(dir ?? '');
+    if (calls === undefined) {
+      calls = new Map();
+      dirs.set(dir ?? '', calls);
+    }
+    const key =
+      command ?? `${p.name}\u0000${typeof p.input === 'string' ? p.input : JSON.stringify(p.input)}`;
+    let noted = calls.get(key);
+    if (noted === undefined) {
+      noted = notePaths(p, command, failed, dir);
+      calls.set(key, noted);
+    }
+    return noted;
+  }
 }
 
 /** A call's folder: its own (`cd sub &&`, a relative workdir) from the recorded one, else the recorded one. */
