@@ -33,19 +33,25 @@ export function renderMemo(): RenderMemo {
   return { pieces: [], texts: [], days: [], headings: [] };
 }
 
-/** `excerpt` of a line's pieces, remembered by the pieces when there is a memo. */
+/** `excerpt` of a line's pieces (a number: one piece), remembered by the pieces when there is a memo. */
 export function lineText(
   model: ExtractiveModel,
   memo: RenderMemo | undefined,
   i: number,
-  pieces: number[],
+  pieces: number | number[],
 ): string {
   const line = model.lines[i]!;
-  if (memo === undefined) return excerpt(line.text, line.spans, pieces);
-  const key = pieces.length === 1 ? pieces[0]! : [...pieces].sort((a, b) => a - b).join(',');
+  const list = typeof pieces === 'number' ? [pieces] : pieces;
+  if (memo === undefined) return excerpt(line.text, line.spans, list);
+  const key =
+    typeof pieces === 'number'
+      ? pieces
+      : list.length === 1
+        ? list[0]!
+        : [...list].sort((a, b) => a - b).join(',');
   if (memo.pieces[i] !== key) {
     memo.pieces[i] = key;
-    memo.texts[i] = excerpt(line.text, line.spans, pieces);
+    memo.texts[i] = excerpt(line.text, line.spans, list);
   }
   return memo.texts[i]!;
 }
@@ -61,21 +67,27 @@ function remembered(list: string[] | undefined, i: number, make: () => string): 
   return v;
 }
 
-/** The chosen pieces of each line, by line index, and the chosen lines in log order. */
+/** The chosen pieces of each line, by line index (a number: one piece), and each section's chosen lines in log order. */
 interface Chosen {
-  pieces: Map<number, number[]>;
-  lines: number[];
+  pieces: Array<number | number[] | undefined>;
+  lines: Record<Line['section'], number[]>;
 }
 
 function byLine(model: ExtractiveModel, chosen: ReadonlySet<number>): Chosen {
-  const pieces = new Map<number, number[]>();
-  for (const i of chosen) {
-    const u = model.units[i]!;
-    const list = pieces.get(u.line);
-    if (list === undefined) pieces.set(u.line, [u.piece]);
-    else list.push(u.piece);
+  const pieces: Chosen['pieces'] = new Array(model.lines.length);
+  const lines: Chosen['lines'] = { requests: [], timeline: [], active: [] };
+  // Units are numbered in line order, a line's pieces in a row: in order, the units give the lines in order.
+  const units = Int32Array.from(chosen).sort();
+  for (let k = 0; k < units.length; k++) {
+    const u = model.units[units[k]!]!;
+    const had = pieces[u.line];
+    if (had === undefined) {
+      pieces[u.line] = u.piece;
+      lines[model.lines[u.line]!.section].push(u.line);
+    } else if (typeof had === 'number') pieces[u.line] = [had, u.piece];
+    else had.push(u.piece);
   }
-  return { pieces, lines: [...pieces.keys()].sort((a, b) => a - b) };
+  return { pieces, lines };
 }
 
 function tools(model: ExtractiveModel, turn: number): string {
@@ -120,9 +132,8 @@ function shown(
   let day = '';
   let turn = -1;
   let label = '';
-  for (const i of c.lines) {
+  for (const i of c.lines[section]) {
     const line = model.lines[i]!;
-    if (line.section !== section) continue;
     const at = line.at;
     if (model.analysis.multiDay && at !== undefined) {
       const d = remembered(memo?.days, i, () => dayLabel(at));
@@ -136,7 +147,7 @@ function shown(
       turn = line.turn;
       out.push(remembered(memo?.headings, i, () => turnHeading(model, line)));
     }
-    const text = lineText(model, memo, i, c.pieces.get(i)!);
+    const text = lineText(model, memo, i, c.pieces[i]!);
     // A conversation's speaker is named once for their messages in a row: "…" joins them.
     if (model.chat && line.label === label && out.at(-1)?.startsWith(label))
       out[out.length - 1] += ` … ${text}`;
@@ -148,9 +159,7 @@ function shown(
 
 /** [lines shown, lines in all] of a section. */
 function count(model: ExtractiveModel, c: Chosen, section: Line['section']): [number, number] {
-  let n = 0;
-  for (const i of c.lines) if (model.lines[i]!.section === section) n++;
-  return [n, model.sizes[section]];
+  return [c.lines[section].length, model.sizes[section]];
 }
 
 /**

@@ -7,9 +7,9 @@ import { handoverBudget, type RenderedHandover, renderHandover } from './handove
 import type { SummaryRequest } from './input.js';
 import { prepareUnits } from './select.js';
 import { resumableChooser } from './select-resume.js';
-import { contentWords } from './sentences.js';
 import { analyzeSpan } from './span.js';
 import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
+import { TextMemo } from './text-memo.js';
 
 export interface ExtractiveOptions {
   /**
@@ -29,13 +29,19 @@ export interface ExtractiveOptions {
  */
 export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarizer {
   const estimator = options.estimator ?? heuristicEstimator();
+  // The chunks of a long window each re-read the running summary's excerpts: read once, here.
+  const memo = new TextMemo();
   return {
     name: 'extractive',
     async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
       if (signal?.aborted)
         throw new SummaryRejectedError('aborted', 'aborted before summarizing', { cause: signal.reason });
       const budget = request.budget?.tokens ?? options.summaryTokens ?? 4_000;
-      return summarizeExtractive(request, budget, estimator, request.budget?.count);
+      try {
+        return summarizeExtractive(request, budget, estimator, request.budget?.count, memo);
+      } finally {
+        memo.turn();
+      }
     },
   };
 }
@@ -49,6 +55,7 @@ export function summarizeExtractive(
   budget: number,
   estimator: Estimator,
   count: (text: string) => number = estimator.text,
+  texts: TextMemo = new TextMemo(),
 ): SummaryResult {
   const { plan } = request;
   const previous = plan.previousPivot?.pivot.details;
@@ -97,7 +104,9 @@ export function summarizeExtractive(
   const candidates = prepareUnits(model.units, lineCost, (u) => {
     const line = model.lines[u.line]!;
     const s = line.spans[u.piece]!;
-    return contentWords(line.text.slice(s.start, s.end));
+    return texts.words(
+      s.start === 0 && s.end === line.text.length ? line.text : line.text.slice(s.start, s.end),
+    );
   });
   const choose = resumableChooser(candidates);
   const memo = renderMemo();

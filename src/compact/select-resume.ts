@@ -34,6 +34,9 @@ function parting(trace: Trace, room: number): Parting {
   return { ...at, event: kinds.length };
 }
 
+/** Earlier runs a new run looks at for where to start. */
+const NEAREST = 2;
+
 /**
  * chooseUnits for the rounds of fitting one summary to its budget, which ask for the same
  * candidates with rooms that differ by a few per cent: each run is traced, and a run for a new room
@@ -45,14 +48,18 @@ export function resumableChooser(c: Candidates, every?: number): (room: number) 
   return (room) => {
     const limit = candidateLimit(c, room);
     let best: Parting | undefined;
-    for (const t of traces) {
-      if (t.limit !== limit) continue;
+    // The runs with the nearest rooms part last from this one: only they are replayed.
+    const near = traces
+      .filter((t) => t.limit === limit)
+      .sort((a, b) => Math.abs(a.room - room) - Math.abs(b.room - room))
+      .slice(0, NEAREST);
+    for (const t of near) {
       const p = parting(t, room);
       if (p.event === t.kinds.length) return { chosen: new Set(t.chosen), unbounded: t.unbounded };
       if (p.checkpoint && (best?.checkpoint === undefined || p.checkpoint.event > best.checkpoint.event))
         best = p;
     }
-    const trace: Trace = { limit, kinds: [], costs: [], chosen: [], checkpoints: [], unbounded: true };
+    const trace: Trace = { room, limit, kinds: [], costs: [], chosen: [], checkpoints: [], unbounded: true };
     const run = new Greedy(c, room, trace, every);
     const choice =
       best?.checkpoint === undefined

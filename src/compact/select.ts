@@ -46,6 +46,7 @@ export interface Checkpoint {
 
 /** What a run did, in order: enough to start another run where the two would part (see select-resume). */
 export interface Trace {
+  room: number;
   limit: number;
   kinds: Event[];
   /** Per event: the cost taken or compared (0 for the loop's test). */
