@@ -20,6 +20,39 @@ export function rankUnits(units: readonly Unit[], lineCost: (line: number) => nu
   return order.sort((a, b) => keys[b]! - keys[a]! || a - b);
 }
 
+/** A text's distinct content words as ids, and the id of the text by its words (-1: no words). */
+export interface WordIds {
+  ids: Int32Array;
+  text: number;
+}
+
+/** Ids of words and of texts by their words: equal ids, equal words. */
+export class Vocabulary {
+  private readonly words = new Map<string, number>();
+  private readonly texts = new Map<string, number>();
+  get size(): number {
+    return this.words.size;
+  }
+  intern(w: readonly string[]): WordIds {
+    const ids = new Int32Array(w.length);
+    for (let k = 0; k < w.length; k++) {
+      let id = this.words.get(w[k]!);
+      if (id === undefined) {
+        id = this.words.size;
+        this.words.set(w[k]!, id);
+      }
+      ids[k] = id;
+    }
+    const key = w.join(' ');
+    let text = -1;
+    if (key !== '') {
+      text = this.texts.get(key) ?? this.texts.size;
+      this.texts.set(key, text);
+    }
+    return { ids, text };
+  }
+}
+
 /**
  * What choosing needs of a summary's units, prepared once and shared by every round of fitting
  * the summary to its budget: each round then reads numbers, not strings. A unit's words are read
@@ -43,16 +76,14 @@ export interface Candidates {
   wordIds: Array<Int32Array | undefined>;
   /** Per unit: the id of its words joined (-1: no words), once read. */
   textIds: Int32Array;
-  words: (unit: Unit) => readonly string[];
-  vocabulary: Map<string, number>;
-  texts: Map<string, number>;
+  words: (unit: Unit) => WordIds;
 }
 
-/** Prepares the units for chooseUnits; `words(unit)` gives a unit's distinct content words. */
+/** Prepares the units for chooseUnits; `words(unit)` gives a unit's distinct content words as ids. */
 export function prepareUnits(
   units: readonly Unit[],
   lineCost: (line: number) => number,
-  words: (unit: Unit) => readonly string[],
+  words: (unit: Unit) => WordIds,
 ): Candidates {
   const label = new Float64Array(units.length);
   const order = new Float64Array(units.length);
@@ -78,32 +109,16 @@ export function prepareUnits(
     wordIds: new Array(units.length),
     textIds: new Int32Array(units.length),
     words,
-    vocabulary: new Map(),
-    texts: new Map(),
   };
 }
 
-/** A unit's word ids, read and interned on first use. */
+/** A unit's word ids, read on first use. */
 export function wordsOf(c: Candidates, i: number): Int32Array {
   let ids = c.wordIds[i];
   if (ids === undefined) {
     const w = c.words(c.units[i]!);
-    ids = new Int32Array(w.length);
-    for (let k = 0; k < w.length; k++) {
-      let id = c.vocabulary.get(w[k]!);
-      if (id === undefined) {
-        id = c.vocabulary.size;
-        c.vocabulary.set(w[k]!, id);
-      }
-      ids[k] = id;
-    }
-    const key = w.join(' ');
-    let text = -1;
-    if (key !== '') {
-      text = c.texts.get(key) ?? c.texts.size;
-      c.texts.set(key, text);
-    }
-    c.textIds[i] = text;
+    ids = w.ids;
+    c.textIds[i] = w.text;
     c.wordIds[i] = ids;
   }
   return ids;

@@ -121,14 +121,18 @@ export function turnHeading(model: ExtractiveModel, line: Line): string {
   return `${name}${tools(model, line.turn)}:`;
 }
 
-/** The section's lines with their chosen pieces; date headings where the day changes, turn headings for agents. */
+/**
+ * The section's lines with their chosen pieces, pushed onto `out`; date headings where the day
+ * changes, turn headings for agents.
+ */
 function shown(
   model: ExtractiveModel,
   c: Chosen,
   section: Line['section'],
   memo: RenderMemo | undefined,
+  out: string[] = [],
 ): string[] {
-  const out: string[] = [];
+  const start = out.length;
   let day = '';
   let turn = -1;
   let label = '';
@@ -149,7 +153,7 @@ function shown(
     }
     const text = lineText(model, memo, i, c.pieces[i]!);
     // A conversation's speaker is named once for their messages in a row: "…" joins them.
-    if (model.chat && line.label === label && out.at(-1)?.startsWith(label))
+    if (model.chat && line.label === label && out.length > start && out[out.length - 1]!.startsWith(label))
       out[out.length - 1] += ` … ${text}`;
     else out.push(`${line.label}${text}`);
     label = line.label;
@@ -208,43 +212,40 @@ export function renderExtractive(
   const constraints = d.constraints?.length ?? 0;
   // A conversation without tools has no technical context, files, failures or task to hand over:
   // its summary is the quoted timeline alone, with nothing spent on empty sections.
-  if (model.chat)
-    return [
+  // Lines are pushed onto one array and joined once: a summary fitted to its budget is rendered
+  // round after round, thousands of lines each time.
+  const earlier = model.previousSummarizer
+    ? `Earlier summary (${model.previousSummarizer}), quoted in part, then this span:`
+    : undefined;
+  if (model.chat) {
+    const out = [
       `${CHAT_HEADER} ${shownTurns} of ${turns} messages quoted, chosen across the whole span; "…" joins messages of one speaker shown apart.`,
-      ...(constraints > 0
-        ? [`${constraints} explicit constraint(s), quoted verbatim at the end: follow them.`]
-        : []),
-      ...(model.previousSummarizer
-        ? [`Earlier summary (${model.previousSummarizer}), quoted in part, then this span:`]
-        : []),
-      ...shown(model, pieces, 'timeline', memo),
-    ].join('\n');
-  const out: string[] = [HEADER];
-  const section = (i: number, lines: string[]) => {
-    out.push('', `## ${SEED_004_SECTIONS[i]}`);
-    for (const l of lines) out.push(l);
-  };
+    ];
+    if (constraints > 0)
+      out.push(`${constraints} explicit constraint(s), quoted verbatim at the end: follow them.`);
+    if (earlier) out.push(earlier);
+    return shown(model, pieces, 'timeline', memo, out).join('\n');
+  }
+  const out: string[] = [HEADER, '', `## ${SEED_004_SECTIONS[0]}`];
   const [shownRequests, requests] = count(model, pieces, 'requests');
-  section(0, [
-    ...(requests === 0
-      ? ['- No user request in this span.']
-      : [
-          `User requests, oldest first, verbatim ("…" joins sentences shown apart)${shownRequests < requests ? `; ${shownRequests} of ${requests} shown` : ''}:`,
-          ...shown(model, pieces, 'requests', memo),
-        ]),
+  if (requests === 0) out.push('- No user request in this span.');
+  else {
+    out.push(
+      `User requests, oldest first, verbatim ("…" joins sentences shown apart)${shownRequests < requests ? `; ${shownRequests} of ${requests} shown` : ''}:`,
+    );
+    shown(model, pieces, 'requests', memo, out);
+  }
+  out.push(
     constraints > 0
       ? `- ${constraints} explicit constraint(s), quoted verbatim at the end: follow them.`
       : '- No explicit constraints stated.',
-  ]);
-  section(1, [
-    ...(model.previousSummarizer
-      ? [`Earlier summary (${model.previousSummarizer}), quoted in part, then this span:`]
-      : []),
-    ...(turns > shownTurns
-      ? [`(${shownTurns} of ${turns} messages quoted, chosen across the whole span)`]
-      : []),
-    ...shown(model, pieces, 'timeline', memo),
-  ]);
+    '',
+    `## ${SEED_004_SECTIONS[1]}`,
+  );
+  if (earlier) out.push(earlier);
+  if (turns > shownTurns)
+    out.push(`(${shownTurns} of ${turns} messages quoted, chosen across the whole span)`);
+  shown(model, pieces, 'timeline', memo, out);
   out.push('', ...handoverSections(model, pieces, handover, memo));
   return out.join('\n');
 }

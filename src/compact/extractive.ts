@@ -144,14 +144,8 @@ function keepExcerpts(
   chosen: ReadonlySet<number>,
   memo: RenderMemo,
 ): void {
-  const byLine = new Map<number, number[]>();
-  for (const i of chosen) {
-    const u = model.units[i]!;
-    if (model.lines[u.line]!.section !== 'timeline' && model.lines[u.line]!.section !== 'active') continue;
-    const list = byLine.get(u.line);
-    if (list === undefined) byLine.set(u.line, [i]);
-    else list.push(i);
-  }
+  // Units are numbered in line order, a line's pieces in a row: in order, they give the lines in order.
+  const units = Int32Array.from(chosen).sort();
   // Labels are few ("- ", a speaker's "Caroline: "): each is read once.
   const who = new Map<string, string>();
   const speaker = (label: string) => {
@@ -162,13 +156,19 @@ function keepExcerpts(
     }
     return w;
   };
-  const excerpts: CarriedExcerpt[] = [...byLine]
-    .sort((a, b) => a[0] - b[0])
-    .map(([line, units]) => {
-      const l = model.lines[line]!;
-      const pieces = units.map((i) => model.units[i]!.piece).sort((a, b) => a - b);
-      const value = Math.max(...units.map((i) => model.units[i]!.carry ?? model.units[i]!.value));
-      return [speaker(l.label), l.at ?? 0, lineText(model, memo, line, pieces), Math.min(0.99, value)];
-    });
+  const excerpts: CarriedExcerpt[] = [];
+  for (let k = 0; k < units.length; ) {
+    const line = model.units[units[k]!]!.line;
+    const l = model.lines[line]!;
+    const pieces: number[] = [];
+    let value = Number.NEGATIVE_INFINITY;
+    for (; k < units.length && model.units[units[k]!]!.line === line; k++) {
+      const u = model.units[units[k]!]!;
+      pieces.push(u.piece);
+      value = Math.max(value, u.carry ?? u.value);
+    }
+    if (l.section !== 'timeline' && l.section !== 'active') continue;
+    excerpts.push([speaker(l.label), l.at ?? 0, lineText(model, memo, line, pieces), Math.min(0.99, value)]);
+  }
   details.extra = { ...details.extra, excerpts };
 }

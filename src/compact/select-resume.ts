@@ -1,5 +1,6 @@
 import type { Candidates } from './candidates.js';
 import { type Checkpoint, type Choice, candidateLimit, Event, Greedy, type Trace } from './select.js';
+import { EventLog } from './select-log.js';
 
 /** Where a run with another room would first part from a traced run, and the checkpoint before that. */
 interface Parting {
@@ -17,11 +18,12 @@ interface Parting {
  * the new run does exactly what the traced one did.
  */
 function parting(trace: Trace, room: number): Parting {
-  const { kinds, costs, checkpoints } = trace;
+  const { checkpoints } = trace;
+  const { kinds, costs, length } = trace.events;
   let left = room;
   let next = 0;
-  let at: Parting = { trace, event: kinds.length, left: room };
-  for (let e = 0; e < kinds.length; e++) {
+  let at: Parting = { trace, event: length, left: room };
+  for (let e = 0; e < length; e++) {
     while (next < checkpoints.length && checkpoints[next]!.event === e)
       at = { trace, event: e, checkpoint: checkpoints[next++]!, left };
     const kind = kinds[e]!;
@@ -31,7 +33,7 @@ function parting(trace: Trace, room: number): Parting {
       if (!(cost > left) !== (kind === Event.Fits)) return { ...at, event: e };
     } else if (left > 0 !== (kind === Event.Open)) return { ...at, event: e };
   }
-  return { ...at, event: kinds.length };
+  return { ...at, event: length };
 }
 
 /** Earlier runs a new run looks at for where to start. */
@@ -55,11 +57,18 @@ export function resumableChooser(c: Candidates, every?: number): (room: number) 
       .slice(0, NEAREST);
     for (const t of near) {
       const p = parting(t, room);
-      if (p.event === t.kinds.length) return { chosen: new Set(t.chosen), unbounded: t.unbounded };
+      if (p.event === t.events.length) return { chosen: new Set(t.chosen), unbounded: t.unbounded };
       if (p.checkpoint && (best?.checkpoint === undefined || p.checkpoint.event > best.checkpoint.event))
         best = p;
     }
-    const trace: Trace = { room, limit, kinds: [], costs: [], chosen: [], checkpoints: [], unbounded: true };
+    const trace: Trace = {
+      room,
+      limit,
+      events: new EventLog(),
+      chosen: [],
+      checkpoints: [],
+      unbounded: true,
+    };
     const run = new Greedy(c, room, trace, every);
     const choice =
       best?.checkpoint === undefined

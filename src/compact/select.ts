@@ -1,5 +1,6 @@
 import { type Candidates, wordsOf } from './candidates.js';
 import { Flags, Heap, type HeapState } from './select-heap.js';
+import type { EventLog } from './select-log.js';
 
 export { type Candidates, prepareUnits, rankUnits } from './candidates.js';
 
@@ -48,9 +49,8 @@ export interface Checkpoint {
 export interface Trace {
   room: number;
   limit: number;
-  kinds: Event[];
-  /** Per event: the cost taken or compared (0 for the loop's test). */
-  costs: number[];
+  /** Per event: its kind, and the cost taken or compared (0 for the loop's test). */
+  events: EventLog;
   chosen: number[];
   checkpoints: Checkpoint[];
   unbounded: boolean;
@@ -114,8 +114,7 @@ export class Greedy {
     const { trace } = this;
     const chosen = from.chosen.slice(0, at.taken);
     if (trace) {
-      trace.kinds = from.kinds.slice(0, at.event);
-      trace.costs = from.costs.slice(0, at.event);
+      trace.events = from.events.prefix(at.event);
       trace.checkpoints = from.checkpoints.filter((p) => p.event < at.event);
       trace.chosen = chosen;
     } else this.chosen = chosen;
@@ -135,7 +134,7 @@ export class Greedy {
     while (heap.size > 0) {
       if (trace && this.rounds % this.every === 0)
         trace.checkpoints.push({
-          event: trace.kinds.length,
+          event: trace.events.length,
           taken: trace.chosen.length,
           rounds: this.rounds,
           unbounded: this.unbounded,
@@ -163,8 +162,7 @@ export class Greedy {
 
   private record(kind: Event, cost: number): void {
     if (this.trace === undefined) return;
-    this.trace.kinds.push(kind);
-    this.trace.costs.push(cost);
+    this.trace.events.push(kind, cost);
   }
 
   /** A unit's cost now: its own, and its line's label unless a piece of the line is shown. */

@@ -1,4 +1,8 @@
+import { Vocabulary, type WordIds } from './candidates.js';
 import { contentWords } from './sentences.js';
+
+/** Words past which the vocabulary starts again (between summaries): a summarizer may live long. */
+const MAX_WORDS = 1 << 20;
 
 /**
  * What a summarizer read of a text, kept from one summary to the next: a running summary's
@@ -7,14 +11,15 @@ import { contentWords } from './sentences.js';
  * summaries' texts.
  */
 export class TextMemo {
-  private current = new Map<string, readonly string[]>();
-  private previous = new Map<string, readonly string[]>();
+  private vocabulary = new Vocabulary();
+  private current = new Map<string, WordIds>();
+  private previous = new Map<string, WordIds>();
 
-  /** contentWords of the text. */
-  words(text: string): readonly string[] {
+  /** The text's content words (contentWords), as ids of this memo's vocabulary. */
+  words(text: string): WordIds {
     let words = this.current.get(text);
     if (words === undefined) {
-      words = this.previous.get(text) ?? contentWords(text);
+      words = this.previous.get(text) ?? this.vocabulary.intern(contentWords(text));
       this.current.set(text, words);
     }
     return words;
@@ -24,5 +29,9 @@ export class TextMemo {
   turn(): void {
     this.previous = this.current;
     this.current = new Map();
+    if (this.vocabulary.size > MAX_WORDS) {
+      this.vocabulary = new Vocabulary();
+      this.previous = new Map();
+    }
   }
 }

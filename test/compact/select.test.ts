@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Vocabulary } from '../../src/compact/candidates.js';
 import type { Unit } from '../../src/compact/extractive-model.js';
 import { chooseUnits, prepareUnits } from '../../src/compact/select.js';
 import { resumableChooser } from '../../src/compact/select-resume.js';
@@ -12,10 +13,16 @@ function units(n: number): { list: Unit[]; words: (u: Unit) => string[] } {
   return { list, words: (u) => [`topic${u.line % 5}`, `word${u.line}`] };
 }
 
+/** A unit's words as ids of one vocabulary, as prepareUnits takes them. */
+function interned(words: (u: Unit) => string[]) {
+  const vocabulary = new Vocabulary();
+  return (u: Unit) => vocabulary.intern(words(u));
+}
+
 describe('choosing units within a room', () => {
   it('a room that limited nothing says so, and any larger room chooses the same units', () => {
     const { list, words } = units(50);
-    const c = prepareUnits(list, () => 2, words);
+    const c = prepareUnits(list, () => 2, interned(words));
     const all = chooseUnits(c, 10_000);
     expect(all.unbounded).toBe(true);
     expect(all.chosen.size).toBe(50);
@@ -24,7 +31,7 @@ describe('choosing units within a room', () => {
 
   it('a room too small for every unit is bounded and keeps within the room', () => {
     const { list, words } = units(50);
-    const c = prepareUnits(list, () => 2, words);
+    const c = prepareUnits(list, () => 2, interned(words));
     const some = chooseUnits(c, 200);
     expect(some.unbounded).toBe(false);
     expect(some.chosen.has(0)).toBe(true);
@@ -38,7 +45,7 @@ describe('choosing units within a room', () => {
     const c = prepareUnits(
       list,
       () => 2,
-      (u) => (u.line < 10 ? ['same', 'words'] : [`word${u.line}`]),
+      interned((u) => (u.line < 10 ? ['same', 'words'] : [`word${u.line}`])),
     );
     const first = chooseUnits(c, 10_000);
     const chosenSame = [...first.chosen].filter((i) => i < 10);
@@ -74,10 +81,10 @@ describe('choosing again with another room', () => {
       const { list, words } = mixed(600, seed);
       const total = list.reduce((a, u) => a + u.cost + 2, 0);
       const choose = resumableChooser(
-        prepareUnits(list, () => 2, words),
+        prepareUnits(list, () => 2, interned(words)),
         7,
       );
-      const plain = prepareUnits(list, () => 2, words);
+      const plain = prepareUnits(list, () => 2, interned(words));
       const next = rng(seed + 10);
       // A search's rooms: far apart first, then closer and closer, some asked twice.
       const rooms = [

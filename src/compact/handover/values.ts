@@ -17,11 +17,19 @@ const PATTERNS: Array<[KeyValueKind, RegExp, ((text: string) => boolean)?]> = [
   ['url', /https?:\/\/[^\s"'<>)\]`{}]+/g, HTTP],
   // `[main 3f9c2ab] message` (git commit), `3f9c2ab..8e1d04f  main -> main` (git push).
   ['commit', /^\[[\w./-]+(?: \(root-commit\))? ([0-9a-f]{7,40})\]/gm, (t) => t.includes('[')],
-  ['commit', /\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\s+\S+\s+->/g, (t) => t.includes('..')],
+  [
+    'commit',
+    /\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\s+\S+\s+->/g,
+    (t) => t.includes('->') && t.includes('..'),
+  ],
   [
     'commit',
     /\b(?:commit|Commit|HEAD is now at|revision)[: ]+([0-9a-f]{7,40})\b/g,
-    (t) => t.includes('ommit') || t.includes('HEAD is now at') || t.includes('revision'),
+    // A rarer part of each word is looked for first: the search stops at every place its first letter is.
+    (t) =>
+      (t.includes('mmit') && t.includes('ommit')) ||
+      t.includes('HEAD is now at') ||
+      (t.includes('vision') && t.includes('revision')),
   ],
   [
     'port',
