@@ -25,12 +25,14 @@ export function dayLabel(ms: number): string {
 export interface RenderMemo {
   pieces: Array<number | string | undefined>;
   texts: string[];
+  /** The line as shown: its label and text (the same string round after round joins fastest). */
+  labelled: string[];
   days: string[];
   headings: string[];
 }
 
 export function renderMemo(): RenderMemo {
-  return { pieces: [], texts: [], days: [], headings: [] };
+  return { pieces: [], texts: [], labelled: [], days: [], headings: [] };
 }
 
 /** `excerpt` of a line's pieces (a number: one piece), remembered by the pieces when there is a memo. */
@@ -52,6 +54,7 @@ export function lineText(
   if (memo.pieces[i] !== key) {
     memo.pieces[i] = key;
     memo.texts[i] = excerpt(line.text, line.spans, list);
+    memo.labelled[i] = `${line.label}${memo.texts[i]}`;
   }
   return memo.texts[i]!;
 }
@@ -67,6 +70,14 @@ function remembered(list: string[] | undefined, i: number, make: () => string): 
   return v;
 }
 
+/** The chosen units in ascending order. */
+export function sortedUnits(chosen: ReadonlySet<number>): Int32Array {
+  const units = new Int32Array(chosen.size);
+  let k = 0;
+  for (const i of chosen) units[k++] = i;
+  return units.sort();
+}
+
 /** The chosen pieces of each line, by line index (a number: one piece), and each section's chosen lines in log order. */
 interface Chosen {
   pieces: Array<number | number[] | undefined>;
@@ -77,7 +88,7 @@ function byLine(model: ExtractiveModel, chosen: ReadonlySet<number>): Chosen {
   const pieces: Chosen['pieces'] = new Array(model.lines.length);
   const lines: Chosen['lines'] = { requests: [], timeline: [], active: [] };
   // Units are numbered in line order, a line's pieces in a row: in order, the units give the lines in order.
-  const units = Int32Array.from(chosen).sort();
+  const units = sortedUnits(chosen);
   for (let k = 0; k < units.length; k++) {
     const u = model.units[units[k]!]!;
     const had = pieces[u.line];
@@ -155,7 +166,7 @@ function shown(
     // A conversation's speaker is named once for their messages in a row: "…" joins them.
     if (model.chat && line.label === label && out.length > start && out[out.length - 1]!.startsWith(label))
       out[out.length - 1] += ` … ${text}`;
-    else out.push(`${line.label}${text}`);
+    else out.push(memo === undefined ? `${line.label}${text}` : memo.labelled[i]!);
     label = line.label;
   }
   return out;

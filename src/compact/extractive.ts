@@ -1,7 +1,14 @@
 import type { PivotDetails } from '../model/entry.js';
 import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
 import { buildExtractiveModel, type CarriedExcerpt, type ExtractiveModel } from './extractive-model.js';
-import { lineText, type RenderMemo, renderExtractive, renderMemo, turnHeading } from './extractive-render.js';
+import {
+  lineText,
+  type RenderMemo,
+  renderExtractive,
+  renderMemo,
+  sortedUnits,
+  turnHeading,
+} from './extractive-render.js';
 import { handoverAndDetails } from './handover/build.js';
 import { handoverBudget, type RenderedHandover, renderHandover } from './handover/render.js';
 import type { SummaryRequest } from './input.js';
@@ -145,7 +152,7 @@ function keepExcerpts(
   memo: RenderMemo,
 ): void {
   // Units are numbered in line order, a line's pieces in a row: in order, they give the lines in order.
-  const units = Int32Array.from(chosen).sort();
+  const units = sortedUnits(chosen);
   // Labels are few ("- ", a speaker's "Caroline: "): each is read once.
   const who = new Map<string, string>();
   const speaker = (label: string) => {

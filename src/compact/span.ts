@@ -10,7 +10,7 @@ import { type TodoItem, TrackerLedger, todoList, type WrittenPlan, writtenPlan }
 import type { KeyValue } from './handover/types.js';
 import { valuesIn } from './handover/values.js';
 import { readHeaders } from './headers.js';
-import { type CallOutcome, OutcomeTracker } from './outcomes.js';
+import { type CallOutcome, callIdentity, OutcomeTracker } from './outcomes.js';
 import { homeOf, inferCwd, type PathBase } from './path-normal.js';
 import { shellCommand } from './paths.js';
 import { requestText } from './requests.js';
@@ -213,13 +213,16 @@ export function analyzeSpan(
           explicit === undefined || (!explicit.startsWith('/') && here !== undefined)
             ? relativeTo(here, explicit)
             : explicit;
-        for (const n of parsed.of(p, command, failed, dir)) {
+        const identity = callIdentity(p, command);
+        const input =
+          command === undefined && typeof p.input === 'string' ? `${p.name}\u0000${p.input}` : identity;
+        for (const n of parsed.of(p, command, failed, dir, input)) {
           notes.push(n);
           notedAt.push(i);
         }
         if (explicit?.startsWith('/')) workdirs.set(explicit, (workdirs.get(explicit) ?? 0) + 1);
         const owner = tracker.ownerOf(p);
-        tracker.note(p, i);
+        tracker.note(p, i, identity);
         const list = todoList(p);
         if (list) a.todos = { source: p.name, items: list };
         const plan = writtenPlan(p);
@@ -271,15 +274,20 @@ class PathNotes {
     new Map<string, Map<string, PathNote[]>>(),
     new Map<string, Map<string, PathNote[]>>(),
   ];
-  of(p: ToolPart, command: string | undefined, failed: boolean, dir: string | undefined): PathNote[] {
+  /** `key`: the call's command, else its tool and input (a string input as it is). */
+  of(
+    p: ToolPart,
+    command: string | undefined,
+    failed: boolean,
+    dir: string | undefined,
+    key: string,
+  ): PathNote[] {
     const dirs = this.byDir[failed ? 1 : 0]!;
     let calls = dirs.get(dir ?? '');
     if (calls === undefined) {
       calls = new Map();
       dirs.set(dir ?? '', calls);
     }
-    const key =
-      command ?? `${p.name}\u0000${typeof p.input === 'string' ? p.input : JSON.stringify(p.input)}`;
     let noted = calls.get(key);
     if (noted === undefined) {
       noted = notePaths(p, command, failed, dir);
