@@ -54,7 +54,8 @@ export function lineText(
   if (memo.pieces[i] !== key) {
     memo.pieces[i] = key;
     memo.texts[i] = excerpt(line.text, line.spans, list);
-    memo.labelled[i] = `${line.label}${memo.texts[i]}`;
+    // Joined, not concatenated: a flat string, hashed once when a count memo looks it up.
+    memo.labelled[i] = [line.label, memo.texts[i]].join('');
   }
   return memo.texts[i]!;
 }
@@ -217,6 +218,16 @@ export function renderExtractive(
   handover?: RenderedHandover,
   memo?: RenderMemo,
 ): string {
+  return renderExtractiveLines(model, chosen, handover, memo).join('\n');
+}
+
+/** renderExtractive's lines, not joined (a line may hold newlines of its own). */
+export function renderExtractiveLines(
+  model: ExtractiveModel,
+  chosen: ReadonlySet<number>,
+  handover?: RenderedHandover,
+  memo?: RenderMemo,
+): string[] {
   const pieces = byLine(model, chosen);
   const { details: d } = model;
   const [shownTurns, turns] = count(model, pieces, 'timeline');
@@ -235,7 +246,7 @@ export function renderExtractive(
     if (constraints > 0)
       out.push(`${constraints} explicit constraint(s), quoted verbatim at the end: follow them.`);
     if (earlier) out.push(earlier);
-    return shown(model, pieces, 'timeline', memo, out).join('\n');
+    return shown(model, pieces, 'timeline', memo, out);
   }
   const out: string[] = [HEADER, '', `## ${SEED_004_SECTIONS[0]}`];
   const [shownRequests, requests] = count(model, pieces, 'requests');
@@ -258,5 +269,5 @@ export function renderExtractive(
     out.push(`(${shownTurns} of ${turns} messages quoted, chosen across the whole span)`);
   shown(model, pieces, 'timeline', memo, out);
   out.push('', ...handoverSections(model, pieces, handover, memo));
-  return out.join('\n');
+  return out;
 }

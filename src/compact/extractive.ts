@@ -4,7 +4,7 @@ import { buildExtractiveModel, type CarriedExcerpt, type ExtractiveModel } from 
 import {
   lineText,
   type RenderMemo,
-  renderExtractive,
+  renderExtractiveLines,
   renderMemo,
   sortedUnits,
   turnHeading,
@@ -45,7 +45,9 @@ export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarize
         throw new SummaryRejectedError('aborted', 'aborted before summarizing', { cause: signal.reason });
       const budget = request.budget?.tokens ?? options.summaryTokens ?? 4_000;
       try {
-        return summarizeExtractive(request, budget, estimator, request.budget?.count, memo);
+        const count = request.budget?.count;
+        const lines = count === undefined ? undefined : request.budget?.countLines;
+        return summarizeExtractive(request, budget, estimator, count, memo, lines);
       } finally {
         memo.turn();
       }
@@ -63,6 +65,7 @@ export function summarizeExtractive(
   estimator: Estimator,
   count: (text: string) => number = estimator.text,
   texts: TextMemo = new TextMemo(),
+  countLines: (lines: readonly string[]) => number = (lines) => count(lines.join('\n')),
 ): SummaryResult {
   const { plan } = request;
   const previous = plan.previousPivot?.pivot.details;
@@ -98,7 +101,8 @@ export function summarizeExtractive(
   if (rendered.text === '' && !model.chat) rendered = renderHandover(shown, { ...options, layout: 'block' });
   const block = model.chat && request.appendix !== false ? rendered.text : '';
   const fixed = count(instructions) + count(block) + 2;
-  const size = (body: string) => fixed + count(body);
+  // Each round's body is measured as lines (`count` of them joined), joined once at the end.
+  const size = (body: readonly string[]) => fixed + countLines(body);
   const lineCosts: number[] = [];
   const lineCost = (i: number) => {
     if (lineCosts[i] === undefined) {
@@ -118,7 +122,7 @@ export function summarizeExtractive(
   const choose = resumableChooser(candidates);
   const memo = renderMemo();
   let chosen = new Set<number>();
-  let body = renderExtractive(model, chosen, rendered, memo);
+  let body = renderExtractiveLines(model, chosen, rendered, memo);
   // Headings and joints cost what the estimate cannot see, so the room to choose with is searched:
   // moved by what the last rendering left or overran, halved between the largest room known to
   // fit and the smallest known to overrun when that step would not land strictly between them.
@@ -127,7 +131,7 @@ export function summarizeExtractive(
   let room = budget - size(body);
   for (let round = 0; round < FIT_ROUNDS && room > fits && room < overruns; round++) {
     const { chosen: next, unbounded } = choose(room);
-    const text = renderExtractive(model, next, rendered, memo);
+    const text = renderExtractiveLines(model, next, rendered, memo);
     const excess = size(text) - budget;
     if (excess <= 0) {
       chosen = next;
@@ -141,7 +145,11 @@ export function summarizeExtractive(
     room = step > fits && step < overruns ? step : Math.floor((fits + overruns) / 2);
   }
   keepExcerpts(details, model, chosen, memo);
-  return { text: block === '' ? `${instructions}${body}` : `${instructions}${body}\n\n${block}`, details };
+  const joined = body.join('\n');
+  return {
+    text: block === '' ? `${instructions}${joined}` : `${instructions}${joined}\n\n${block}`,
+    details,
+  };
 }
 
 /** What the summary quoted, so that the next compaction weighs it again against newer material. */
