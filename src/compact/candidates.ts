@@ -30,8 +30,9 @@ export interface WordIds {
 export class Vocabulary {
   private readonly words = new Map<string, number>();
   private readonly texts = new Map<string, number>();
+  /** Words and texts held. */
   get size(): number {
-    return this.words.size;
+    return this.words.size + this.texts.size;
   }
   intern(w: readonly string[]): WordIds {
     const ids = new Int32Array(w.length);

@@ -1,8 +1,11 @@
 import { Vocabulary, type WordIds } from './candidates.js';
 import { contentWords } from './sentences.js';
 
-/** Words past which the vocabulary starts again (between summaries): a summarizer may live long. */
-const MAX_WORDS = 1 << 20;
+/**
+ * Words and texts past which the vocabulary starts again (between summaries): a summarizer may
+ * live long (a 100,000-message window's chunks end with some 24,000).
+ */
+const MAX_ENTRIES = 1 << 18;
 
 /**
  * What a summarizer read of a text, kept from one summary to the next: a running summary's
@@ -29,7 +32,7 @@ export class TextMemo {
   turn(): void {
     this.previous = this.current;
     this.current = new Map();
-    if (this.vocabulary.size > MAX_WORDS) {
+    if (this.vocabulary.size > MAX_ENTRIES) {
       this.vocabulary = new Vocabulary();
       this.previous = new Map();
     }
