@@ -25,27 +25,37 @@ export function dayLabel(ms: number): string {
 export interface RenderMemo {
   pieces: Array<number | string | undefined>;
   texts: string[];
+  /** The line as shown: its label and text (the same string round after round joins fastest). */
+  labelled: string[];
   days: string[];
   headings: string[];
 }
 
 export function renderMemo(): RenderMemo {
-  return { pieces: [], texts: [], days: [], headings: [] };
+  return { pieces: [], texts: [], labelled: [], days: [], headings: [] };
 }
 
-/** `excerpt` of a line's pieces, remembered by the pieces when there is a memo. */
+/** `excerpt` of a line's pieces (a number: one piece), remembered by the pieces when there is a memo. */
 export function lineText(
   model: ExtractiveModel,
   memo: RenderMemo | undefined,
   i: number,
-  pieces: number[],
+  pieces: number | number[],
 ): string {
   const line = model.lines[i]!;
-  if (memo === undefined) return excerpt(line.text, line.spans, pieces);
-  const key = pieces.length === 1 ? pieces[0]! : [...pieces].sort((a, b) => a - b).join(',');
+  const list = typeof pieces === 'number' ? [pieces] : pieces;
+  if (memo === undefined) return excerpt(line.text, line.spans, list);
+  const key =
+    typeof pieces === 'number'
+      ? pieces
+      : list.length === 1
+        ? list[0]!
+        : [...list].sort((a, b) => a - b).join(',');
   if (memo.pieces[i] !== key) {
     memo.pieces[i] = key;
-    memo.texts[i] = excerpt(line.text, line.spans, pieces);
+    memo.texts[i] = excerpt(line.text, line.spans, list);
+    // Joined, not concatenated: a flat string, hashed once when a count memo looks it up.
+    memo.labelled[i] = [line.label, memo.texts[i]].join('');
   }
   return memo.texts[i]!;
 }
@@ -61,21 +71,35 @@ function remembered(list: string[] | undefined, i: number, make: () => string): 
   return v;
 }
 
-/** The chosen pieces of each line, by line index, and the chosen lines in log order. */
+/** The chosen units in ascending order. */
+export function sortedUnits(chosen: ReadonlySet<number>): Int32Array {
+  const units = new Int32Array(chosen.size);
+  let k = 0;
+  for (const i of chosen) units[k++] = i;
+  return units.sort();
+}
+
+/** The chosen pieces of each line, by line index (a number: one piece), and each section's chosen lines in log order. */
 interface Chosen {
-  pieces: Map<number, number[]>;
-  lines: number[];
+  pieces: Array<number | number[] | undefined>;
+  lines: Record<Line['section'], number[]>;
 }
 
 function byLine(model: ExtractiveModel, chosen: ReadonlySet<number>): Chosen {
-  const pieces = new Map<number, number[]>();
-  for (const i of chosen) {
-    const u = model.units[i]!;
-    const list = pieces.get(u.line);
-    if (list === undefined) pieces.set(u.line, [u.piece]);
-    else list.push(u.piece);
+  const pieces: Chosen['pieces'] = new Array(model.lines.length);
+  const lines: Chosen['lines'] = { requests: [], timeline: [], active: [] };
+  // Units are numbered in line order, a line's pieces in a row: in order, the units give the lines in order.
+  const units = sortedUnits(chosen);
+  for (let k = 0; k < units.length; k++) {
+    const u = model.units[units[k]!]!;
+    const had = pieces[u.line];
+    if (had === undefined) {
+      pieces[u.line] = u.piece;
+      lines[model.lines[u.line]!.section].push(u.line);
+    } else if (typeof had === 'number') pieces[u.line] = [had, u.piece];
+    else had.push(u.piece);
   }
-  return { pieces, lines: [...pieces.keys()].sort((a, b) => a - b) };
+  return { pieces, lines };
 }
 
 function tools(model: ExtractiveModel, turn: number): string {
@@ -109,20 +133,23 @@ export function turnHeading(model: ExtractiveModel, line: Line): string {
   return `${name}${tools(model, line.turn)}:`;
 }
 
-/** The section's lines with their chosen pieces; date headings where the day changes, turn headings for agents. */
+/**
+ * The section's lines with their chosen pieces, pushed onto `out`; date headings where the day
+ * changes, turn headings for agents.
+ */
 function shown(
   model: ExtractiveModel,
   c: Chosen,
   section: Line['section'],
   memo: RenderMemo | undefined,
+  out: string[] = [],
 ): string[] {
-  const out: string[] = [];
+  const start = out.length;
   let day = '';
   let turn = -1;
   let label = '';
-  for (const i of c.lines) {
+  for (const i of c.lines[section]) {
     const line = model.lines[i]!;
-    if (line.section !== section) continue;
     const at = line.at;
     if (model.analysis.multiDay && at !== undefined) {
       const d = remembered(memo?.days, i, () => dayLabel(at));
@@ -136,11 +163,11 @@ function shown(
       turn = line.turn;
       out.push(remembered(memo?.headings, i, () => turnHeading(model, line)));
     }
-    const text = lineText(model, memo, i, c.pieces.get(i)!);
+    const text = lineText(model, memo, i, c.pieces[i]!);
     // A conversation's speaker is named once for their messages in a row: "…" joins them.
-    if (model.chat && line.label === label && out.at(-1)?.startsWith(label))
+    if (model.chat && line.label === label && out.length > start && out[out.length - 1]!.startsWith(label))
       out[out.length - 1] += ` … ${text}`;
-    else out.push(`${line.label}${text}`);
+    else out.push(memo === undefined ? `${line.label}${text}` : memo.labelled[i]!);
     label = line.label;
   }
   return out;
@@ -148,9 +175,7 @@ function shown(
 
 /** [lines shown, lines in all] of a section. */
 function count(model: ExtractiveModel, c: Chosen, section: Line['section']): [number, number] {
-  let n = 0;
-  for (const i of c.lines) if (model.lines[i]!.section === section) n++;
-  return [n, model.sizes[section]];
+  return [c.lines[section].length, model.sizes[section]];
 }
 
 /**
@@ -193,49 +218,56 @@ export function renderExtractive(
   handover?: RenderedHandover,
   memo?: RenderMemo,
 ): string {
+  return renderExtractiveLines(model, chosen, handover, memo).join('\n');
+}
+
+/** renderExtractive's lines, not joined (a line may hold newlines of its own). */
+export function renderExtractiveLines(
+  model: ExtractiveModel,
+  chosen: ReadonlySet<number>,
+  handover?: RenderedHandover,
+  memo?: RenderMemo,
+): string[] {
   const pieces = byLine(model, chosen);
   const { details: d } = model;
   const [shownTurns, turns] = count(model, pieces, 'timeline');
   const constraints = d.constraints?.length ?? 0;
   // A conversation without tools has no technical context, files, failures or task to hand over:
   // its summary is the quoted timeline alone, with nothing spent on empty sections.
-  if (model.chat)
-    return [
+  // Lines are pushed onto one array and joined once: a summary fitted to its budget is rendered
+  // round after round, thousands of lines each time.
+  const earlier = model.previousSummarizer
+    ? `Earlier summary (${model.previousSummarizer}), quoted in part, then this span:`
+    : undefined;
+  if (model.chat) {
+    const out = [
       `${CHAT_HEADER} ${shownTurns} of ${turns} messages quoted, chosen across the whole span; "…" joins messages of one speaker shown apart.`,
-      ...(constraints > 0
-        ? [`${constraints} explicit constraint(s), quoted verbatim at the end: follow them.`]
-        : []),
-      ...(model.previousSummarizer
-        ? [`Earlier summary (${model.previousSummarizer}), quoted in part, then this span:`]
-        : []),
-      ...shown(model, pieces, 'timeline', memo),
-    ].join('\n');
-  const out: string[] = [HEADER];
-  const section = (i: number, lines: string[]) => {
-    out.push('', `## ${SEED_004_SECTIONS[i]}`);
-    for (const l of lines) out.push(l);
-  };
+    ];
+    if (constraints > 0)
+      out.push(`${constraints} explicit constraint(s), quoted verbatim at the end: follow them.`);
+    if (earlier) out.push(earlier);
+    return shown(model, pieces, 'timeline', memo, out);
+  }
+  const out: string[] = [HEADER, '', `## ${SEED_004_SECTIONS[0]}`];
   const [shownRequests, requests] = count(model, pieces, 'requests');
-  section(0, [
-    ...(requests === 0
-      ? ['- No user request in this span.']
-      : [
-          `User requests, oldest first, verbatim ("…" joins sentences shown apart)${shownRequests < requests ? `; ${shownRequests} of ${requests} shown` : ''}:`,
-          ...shown(model, pieces, 'requests', memo),
-        ]),
+  if (requests === 0) out.push('- No user request in this span.');
+  else {
+    out.push(
+      `User requests, oldest first, verbatim ("…" joins sentences shown apart)${shownRequests < requests ? `; ${shownRequests} of ${requests} shown` : ''}:`,
+    );
+    shown(model, pieces, 'requests', memo, out);
+  }
+  out.push(
     constraints > 0
       ? `- ${constraints} explicit constraint(s), quoted verbatim at the end: follow them.`
       : '- No explicit constraints stated.',
-  ]);
-  section(1, [
-    ...(model.previousSummarizer
-      ? [`Earlier summary (${model.previousSummarizer}), quoted in part, then this span:`]
-      : []),
-    ...(turns > shownTurns
-      ? [`(${shownTurns} of ${turns} messages quoted, chosen across the whole span)`]
-      : []),
-    ...shown(model, pieces, 'timeline', memo),
-  ]);
+    '',
+    `## ${SEED_004_SECTIONS[1]}`,
+  );
+  if (earlier) out.push(earlier);
+  if (turns > shownTurns)
+    out.push(`(${shownTurns} of ${turns} messages quoted, chosen across the whole span)`);
+  shown(model, pieces, 'timeline', memo, out);
   out.push('', ...handoverSections(model, pieces, handover, memo));
-  return out.join('\n');
+  return out;
 }

@@ -1,14 +1,22 @@
 import type { PivotDetails } from '../model/entry.js';
 import { type Estimator, heuristicEstimator } from '../tokens/estimator.js';
 import { buildExtractiveModel, type CarriedExcerpt, type ExtractiveModel } from './extractive-model.js';
-import { lineText, type RenderMemo, renderExtractive, renderMemo, turnHeading } from './extractive-render.js';
+import {
+  lineText,
+  type RenderMemo,
+  renderExtractiveLines,
+  renderMemo,
+  sortedUnits,
+  turnHeading,
+} from './extractive-render.js';
 import { handoverAndDetails } from './handover/build.js';
 import { handoverBudget, type RenderedHandover, renderHandover } from './handover/render.js';
 import type { SummaryRequest } from './input.js';
-import { chooseUnits, prepareUnits } from './select.js';
-import { contentWords } from './sentences.js';
+import { prepareUnits } from './select.js';
+import { resumableChooser } from './select-resume.js';
 import { analyzeSpan } from './span.js';
 import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
+import { TextMemo } from './text-memo.js';
 
 export interface ExtractiveOptions {
   /**
@@ -28,13 +36,21 @@ export interface ExtractiveOptions {
  */
 export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarizer {
   const estimator = options.estimator ?? heuristicEstimator();
+  // The chunks of a long window each re-read the running summary's excerpts: read once, here.
+  const memo = new TextMemo();
   return {
     name: 'extractive',
     async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
       if (signal?.aborted)
         throw new SummaryRejectedError('aborted', 'aborted before summarizing', { cause: signal.reason });
       const budget = request.budget?.tokens ?? options.summaryTokens ?? 4_000;
-      return summarizeExtractive(request, budget, estimator, request.budget?.count);
+      try {
+        const count = request.budget?.count;
+        const lines = count === undefined ? undefined : request.budget?.countLines;
+        return summarizeExtractive(request, budget, estimator, count, memo, lines);
+      } finally {
+        memo.turn();
+      }
     },
   };
 }
@@ -48,6 +64,8 @@ export function summarizeExtractive(
   budget: number,
   estimator: Estimator,
   count: (text: string) => number = estimator.text,
+  texts: TextMemo = new TextMemo(),
+  countLines: (lines: readonly string[]) => number = (lines) => count(lines.join('\n')),
 ): SummaryResult {
   const { plan } = request;
   const previous = plan.previousPivot?.pivot.details;
@@ -83,7 +101,8 @@ export function summarizeExtractive(
   if (rendered.text === '' && !model.chat) rendered = renderHandover(shown, { ...options, layout: 'block' });
   const block = model.chat && request.appendix !== false ? rendered.text : '';
   const fixed = count(instructions) + count(block) + 2;
-  const size = (body: string) => fixed + count(body);
+  // Each round's body is measured as lines (`count` of them joined), joined once at the end.
+  const size = (body: readonly string[]) => fixed + countLines(body);
   const lineCosts: number[] = [];
   const lineCost = (i: number) => {
     if (lineCosts[i] === undefined) {
@@ -96,11 +115,14 @@ export function summarizeExtractive(
   const candidates = prepareUnits(model.units, lineCost, (u) => {
     const line = model.lines[u.line]!;
     const s = line.spans[u.piece]!;
-    return contentWords(line.text.slice(s.start, s.end));
+    return texts.words(
+      s.start === 0 && s.end === line.text.length ? line.text : line.text.slice(s.start, s.end),
+    );
   });
+  const choose = resumableChooser(candidates);
   const memo = renderMemo();
   let chosen = new Set<number>();
-  let body = renderExtractive(model, chosen, rendered, memo);
+  let body = renderExtractiveLines(model, chosen, rendered, memo);
   // Headings and joints cost what the estimate cannot see, so the room to choose with is searched:
   // moved by what the last rendering left or overran, halved between the largest room known to
   // fit and the smallest known to overrun when that step would not land strictly between them.
@@ -108,8 +130,8 @@ export function summarizeExtractive(
   let overruns = Number.POSITIVE_INFINITY;
   let room = budget - size(body);
   for (let round = 0; round < FIT_ROUNDS && room > fits && room < overruns; round++) {
-    const { chosen: next, unbounded } = chooseUnits(candidates, room);
-    const text = renderExtractive(model, next, rendered, memo);
+    const { chosen: next, unbounded } = choose(room);
+    const text = renderExtractiveLines(model, next, rendered, memo);
     const excess = size(text) - budget;
     if (excess <= 0) {
       chosen = next;
@@ -123,7 +145,11 @@ export function summarizeExtractive(
     room = step > fits && step < overruns ? step : Math.floor((fits + overruns) / 2);
   }
   keepExcerpts(details, model, chosen, memo);
-  return { text: block === '' ? `${instructions}${body}` : `${instructions}${body}\n\n${block}`, details };
+  const joined = body.join('\n');
+  return {
+    text: block === '' ? `${instructions}${joined}` : `${instructions}${joined}\n\n${block}`,
+    details,
+  };
 }
 
 /** What the summary quoted, so that the next compaction weighs it again against newer material. */
@@ -133,14 +159,8 @@ function keepExcerpts(
   chosen: ReadonlySet<number>,
   memo: RenderMemo,
 ): void {
-  const byLine = new Map<number, number[]>();
-  for (const i of chosen) {
-    const u = model.units[i]!;
-    if (model.lines[u.line]!.section !== 'timeline' && model.lines[u.line]!.section !== 'active') continue;
-    const list = byLine.get(u.line);
-    if (list === undefined) byLine.set(u.line, [i]);
-    else list.push(i);
-  }
+  // Units are numbered in line order, a line's pieces in a row: in order, they give the lines in order.
+  const units = sortedUnits(chosen);
   // Labels are few ("- ", a speaker's "Caroline: "): each is read once.
   const who = new Map<string, string>();
   const speaker = (label: string) => {
@@ -151,13 +171,19 @@ function keepExcerpts(
     }
     return w;
   };
-  const excerpts: CarriedExcerpt[] = [...byLine]
-    .sort((a, b) => a[0] - b[0])
-    .map(([line, units]) => {
-      const l = model.lines[line]!;
-      const pieces = units.map((i) => model.units[i]!.piece).sort((a, b) => a - b);
-      const value = Math.max(...units.map((i) => model.units[i]!.carry ?? model.units[i]!.value));
-      return [speaker(l.label), l.at ?? 0, lineText(model, memo, line, pieces), Math.min(0.99, value)];
-    });
+  const excerpts: CarriedExcerpt[] = [];
+  for (let k = 0; k < units.length; ) {
+    const line = model.units[units[k]!]!.line;
+    const l = model.lines[line]!;
+    const pieces: number[] = [];
+    let value = Number.NEGATIVE_INFINITY;
+    for (; k < units.length && model.units[units[k]!]!.line === line; k++) {
+      const u = model.units[units[k]!]!;
+      pieces.push(u.piece);
+      value = Math.max(value, u.carry ?? u.value);
+    }
+    if (l.section !== 'timeline' && l.section !== 'active') continue;
+    excerpts.push([speaker(l.label), l.at ?? 0, lineText(model, memo, line, pieces), Math.min(0.99, value)]);
+  }
   details.extra = { ...details.extra, excerpts };
 }

@@ -60,6 +60,8 @@ export interface SummaryBudget {
   tokens: number;
   /** The provider's count of a text (else the summarizer's own estimator). */
   count?: (text: string) => number;
+  /** `count` of lines joined by newlines, without joining them, where the count can be made so. */
+  countLines?: (lines: readonly string[]) => number;
 }
 
 export interface SummaryRequestOptions {

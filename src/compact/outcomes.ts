@@ -146,6 +146,11 @@ function supersedes(later: Tracked, failed: Tracked): boolean {
   return covers([...later.reads, ...later.writes], failed.reads);
 }
 
+/** What makes two calls the same call: the shell command (shellCommand), else the tool's name and input. */
+export function callIdentity(part: ToolPart, command: string | undefined): string {
+  return command ?? `${part.name}\u0000${JSON.stringify(part.input)}`;
+}
+
 /**
  * Follows every call of a span to its final outcome. A background process polled by another
  * call (Codex `write_stdin`, Claude Code `BashOutput`) ends as its poll reports, and the outcome
@@ -224,7 +229,8 @@ export class OutcomeTracker {
     return [...this.background].map(([id, key]) => [id, this.byKey.get(key)!.label]);
   }
 
-  note(part: ToolPart, order: number): void {
+  /** `identity`: callIdentity(part), when the caller has it. */
+  note(part: ToolPart, order: number, identity?: string): void {
     if (part.state === 'pending' || part.state === 'running') return;
     const id = pollId(part);
     const owner = id === undefined ? undefined : this.background.get(id);
@@ -240,7 +246,7 @@ export class OutcomeTracker {
       this.background.delete(id!);
       return;
     }
-    const { command, key } = this.identify(part);
+    const { command, key } = this.identify(part, identity);
     if (!this.byKey.has(key))
       this.byKey.set(key, { ...this.tracked(part, order, 0), ...(command === undefined ? {} : { command }) });
     const out = command === undefined || part.state !== 'completed' ? '' : head(toolOutputText(part));
@@ -293,11 +299,13 @@ export class OutcomeTracker {
     };
   }
 
-  private identify(part: ToolPart): { command: string | undefined; label: string; key: string } {
-    const command = shellCommand(part);
-    const raw = command ?? `${part.name}\u0000${JSON.stringify(part.input)}`;
+  private identify(
+    part: ToolPart,
+    raw = callIdentity(part, shellCommand(part)),
+  ): { command: string | undefined; label: string; key: string } {
     let id = this.identities.get(raw);
     if (id === undefined) {
+      const command = shellCommand(part);
       // Another tool's calls are one call per label (`Edit src/a.ts`): a later edit of the file
       // that worked settles an edit that did not.
       const label = toolLabel(part);

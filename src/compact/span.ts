@@ -10,7 +10,7 @@ import { type TodoItem, TrackerLedger, todoList, type WrittenPlan, writtenPlan }
 import type { KeyValue } from './handover/types.js';
 import { valuesIn } from './handover/values.js';
 import { readHeaders } from './headers.js';
-import { type CallOutcome, OutcomeTracker } from './outcomes.js';
+import { type CallOutcome, callIdentity, OutcomeTracker } from './outcomes.js';
 import { homeOf, inferCwd, type PathBase } from './path-normal.js';
 import { shellCommand } from './paths.js';
 import { requestText } from './requests.js';
@@ -123,7 +123,7 @@ function noteValues(
 ): void {
   const run = command ?? owner;
   const significant = run !== undefined ? commandKind(run) !== 'read' : !READING_TOOLS.test(p.name);
-  const label =
+  const label = () =>
     owner === undefined ? toolLabel(p) : toolLabel({ ...p, name: 'Bash', input: { command: owner } });
   for (const v of valuesIn(toolOutputText(p), label, significant)) a.values.push(v);
 }
@@ -161,10 +161,12 @@ export function analyzeSpan(
     values: [],
     background: [],
   };
-  const notes: Array<PathNote & { at: number }> = [];
+  // The notes of repeated calls are the same objects: where each was made is kept beside them.
+  const notes: PathNote[] = [];
+  const notedAt: number[] = [];
   const workdirs = new Map<string, number>();
   const tracker = new OutcomeTracker();
-  const parsed = new Map<string, PathNote[]>();
+  const parsed = new PathNotes();
   for (const f of previous?.failedCommands ?? []) tracker.carry(f);
   for (const [id, label] of carriedPairs(previous, 'background')) tracker.carryBackground(id, label);
   let lastCalls: ToolPart[] = [];
@@ -194,35 +196,33 @@ export function analyzeSpan(
       for (const p of m.parts) {
         if (p.type !== 'tool') continue;
         calls.push(p);
-        noteCall(a, digest, p);
+        const failed = callFailed(p);
+        noteCall(a, digest, p, failed);
         const command = shellCommand(p);
-        const label = toolLabel(p);
         if (p.state === 'pending' || p.state === 'running') {
           digest.pending++;
-          a.pendingCalls.push(label);
+          a.pendingCalls.push(toolLabel(p));
           continue;
         }
         if (rejectedCall(p)) {
-          a.rejected.push(callTitle(p) ?? label);
+          a.rejected.push(callTitle(p) ?? toolLabel(p));
           continue;
         }
-        const failed = callFailed(p);
         const explicit = callDirectory(p, command);
         const dir =
           explicit === undefined || (!explicit.startsWith('/') && here !== undefined)
             ? relativeTo(here, explicit)
             : explicit;
-        // Agents repeat calls (the same test, the same file): each distinct input is parsed once.
-        const key = `${failed ? 1 : 0}${dir ?? ''}\u0000${command ?? `${p.name}\u0000${typeof p.input === 'string' ? p.input : JSON.stringify(p.input)}`}`;
-        let noted = parsed.get(key);
-        if (noted === undefined) {
-          noted = notePaths(p, command, failed, dir);
-          parsed.set(key, noted);
+        const identity = callIdentity(p, command);
+        const input =
+          command === undefined && typeof p.input === 'string' ? `${p.name}\u0000${p.input}` : identity;
+        for (const n of parsed.of(p, command, failed, dir, input)) {
+          notes.push(n);
+          notedAt.push(i);
         }
-        for (const n of noted) notes.push({ ...n, at: i });
         if (explicit?.startsWith('/')) workdirs.set(explicit, (workdirs.get(explicit) ?? 0) + 1);
         const owner = tracker.ownerOf(p);
-        tracker.note(p, i);
+        tracker.note(p, i, identity);
         const list = todoList(p);
         if (list) a.todos = { source: p.name, items: list };
         const plan = writtenPlan(p);
@@ -258,11 +258,43 @@ export function analyzeSpan(
   a.base = cwd === undefined ? {} : { cwd, home: homeOf(cwd) };
   a.files = realFiles(notes, a.base);
   const since = realFiles(
-    notes.filter((n) => n.at >= a.lastRequestAt && n.modified && !n.failed),
+    notes.filter((n, k) => notedAt[k]! >= a.lastRequestAt && n.modified && !n.failed),
     a.base,
   );
   a.modifiedSinceRequest = [...since.keys()].filter((f) => a.files.get(f)?.modified === true);
   return a;
+}
+
+/**
+ * notePaths once per distinct call: agents repeat calls (the same test, the same file). Keyed by
+ * the call's folder, then its command (or tool and input), without joining them into one string.
+ */
+class PathNotes {
+  private readonly byDir = [
+    new Map<string, Map<string, PathNote[]>>(),
+    new Map<string, Map<string, PathNote[]>>(),
+  ];
+  /** `key`: the call's command, else its tool and input (a string input as it is). */
+  of(
+    p: ToolPart,
+    command: string | undefined,
+    failed: boolean,
+    dir: string | undefined,
+    key: string,
+  ): PathNote[] {
+    const dirs = this.byDir[failed ? 1 : 0]!;
+    let calls = dirs.get(dir ?? '');
+    if (calls === undefined) {
+      calls = new Map();
+      dirs.set(dir ?? '', calls);
+    }
+    let noted = calls.get(key);
+    if (noted === undefined) {
+      noted = notePaths(p, command, failed, dir);
+      calls.set(key, noted);
+    }
+    return noted;
+  }
 }
 
 /** A call's folder: its own (`cd sub &&`, a relative workdir) from the recorded one, else the recorded one. */
@@ -279,14 +311,14 @@ function callTitle(p: ToolPart): string | undefined {
   return typeof title === 'string' && title !== '' ? `${p.name} "${title}"` : undefined;
 }
 
-/** Counts a call in the span's and its turn's tallies. */
-function noteCall(a: SpanAnalysis, digest: TurnDigest, p: ToolPart): void {
+/** Counts a call (`failed`: its callFailed) in the span's and its turn's tallies. */
+function noteCall(a: SpanAnalysis, digest: TurnDigest, p: ToolPart, failed: boolean): void {
   a.toolCalls++;
   a.callsSinceRequest++;
   a.toolCounts.set(p.name, (a.toolCounts.get(p.name) ?? 0) + 1);
   const t = digest.tools.get(p.name) ?? { calls: 0, failed: 0 };
   t.calls++;
-  if (callFailed(p)) t.failed++;
+  if (failed) t.failed++;
   digest.tools.set(p.name, t);
 }
 

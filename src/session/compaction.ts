@@ -20,7 +20,7 @@ import { DEFAULT_MARKER_QUESTION, summaryMessages } from '../context/summary.js'
 import { isMessageEntry } from '../model/entry.js';
 import { type Message, messageText } from '../model/message.js';
 import { redact, secretValues } from '../model/secrets.js';
-import { budgetEstimator } from '../tokens/budget-count.js';
+import { type BudgetEstimator, budgetEstimator } from '../tokens/budget-count.js';
 import type { Estimator } from '../tokens/estimator.js';
 import { planHeldInPart } from './cold-window.js';
 import { type CompactionOutcome, commitPivot, compactionFigures, storedSummary } from './commit.js';
@@ -72,6 +72,7 @@ export async function runCompaction(
   const chunkBudget: SummaryBudget = {
     tokens: Math.max(1, target - tailCap(target)),
     count: counter.text,
+    ...(counter.lines ? { countLines: counter.lines } : {}),
   };
   // A window held only in part is streamed and pre-summarized in chunks (session/cold-window.ts).
   const planned = log.whole
@@ -213,7 +214,7 @@ function tailTokens(plan: CompactionPlan, counter: Estimator): number {
 export function summaryBudget(
   session: StepContext,
   plan: CompactionPlan,
-  f: { target: number; counter: Estimator; overhead: number },
+  f: { target: number; counter: BudgetEstimator; overhead: number },
 ): SummaryBudget {
   const limit = compactionLimit(session.config.budget);
   const tail = tailTokens(plan, f.counter);
@@ -231,7 +232,11 @@ export function summaryBudget(
   if (configured !== undefined) tokens = Math.min(tokens, configured);
   // Never past the limit, whatever the target asked for.
   if (limit !== null) tokens = Math.min(tokens, limit - f.overhead - tail - framing);
-  return { tokens: Math.max(1, tokens), count: f.counter.text };
+  return {
+    tokens: Math.max(1, tokens),
+    count: f.counter.text,
+    ...(f.counter.lines ? { countLines: f.counter.lines } : {}),
+  };
 }
 
 async function clearMarker(session: StepContext): Promise<void> {

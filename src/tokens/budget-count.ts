@@ -86,7 +86,17 @@ function fastCount(count: CountTokens): (text: string) => number {
 const SEGMENTED = 4_096;
 /** Characters of counted lines kept per encoding before the memo starts over. */
 const MEMO_CHARS = 16_000_000;
-const memos = new Map<ExactEncoding, { counts: Map<string, number>; chars: number }>();
+const memos = new Map<
+  ExactEncoding,
+  { counts: Map<string, number>; withNewline: Map<string, number>; chars: number }
+>();
+
+/** Counts of a text: whole, or of lines joined by newlines without joining them. */
+interface LineCount {
+  text: (text: string) => number;
+  /** The count of `lines.join('\n')`. */
+  lines: (lines: readonly string[]) => number;
+}
 
 /**
  * The same count, line by line, each line's count remembered: a summary measured round after
@@ -94,37 +104,77 @@ const memos = new Map<ExactEncoding, { counts: Map<string, number>; chars: numbe
  * counted before. Exact, not an estimate: the encodings' pre-tokenizers (o200k, cl100k) never
  * join a newline with a following character other than whitespace or '/', and BPE merges only
  * inside a pre-token, so a count is the sum of the counts of pieces cut after such a newline.
+ * `lines` cuts the same pieces from a list of lines, as if joined: a line that is a piece of its
+ * own is looked up by itself (the same string object, round after round), not joined to its newline.
  */
-function byLines(count: (text: string) => number, encoding: ExactEncoding): (text: string) => number {
+function byLines(count: (text: string) => number, encoding: ExactEncoding): LineCount {
   let memo = memos.get(encoding);
   if (memo === undefined) {
-    memo = { counts: new Map(), chars: 0 };
+    memo = { counts: new Map(), withNewline: new Map(), chars: 0 };
     memos.set(encoding, memo);
   }
   const m = memo;
-  const piece = (text: string) => {
-    let n = m.counts.get(text);
+  const remembered = (map: Map<string, number>, key: string, text: () => string) => {
+    let n = map.get(key);
     if (n === undefined) {
-      n = count(text);
+      n = count(text());
       if (m.chars > MEMO_CHARS) {
         m.counts.clear();
+        m.withNewline.clear();
         m.chars = 0;
       }
-      m.counts.set(text, n);
-      m.chars += text.length;
+      map.set(key, n);
+      m.chars += key.length;
     }
     return n;
   };
-  return (text) => {
-    if (text.length < SEGMENTED) return count(text);
-    let total = 0;
-    let from = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1 && nl + 1 < text.length; nl = text.indexOf('\n', nl + 1)) {
-      if (!startsPiece(text.charCodeAt(nl + 1))) continue;
-      total += piece(text.slice(from, nl + 1));
-      from = nl + 1;
-    }
-    return total + piece(text.slice(from));
+  const piece = (text: string) => remembered(m.counts, text, () => text);
+  return {
+    text: (text) => {
+      if (text.length < SEGMENTED) return count(text);
+      let total = 0;
+      let from = 0;
+      for (let nl = text.indexOf('\n'); nl !== -1 && nl + 1 < text.length; nl = text.indexOf('\n', nl + 1)) {
+        if (!startsPiece(text.charCodeAt(nl + 1))) continue;
+        total += piece(text.slice(from, nl + 1));
+        from = nl + 1;
+      }
+      return total + piece(text.slice(from));
+    },
+    lines: (lines) => {
+      let length = Math.max(0, lines.length - 1);
+      for (const l of lines) length += l.length;
+      if (length < SEGMENTED) return count(lines.join('\n'));
+      let total = 0;
+      // The start of the piece being cut, when it began in an earlier line.
+      let pending = '';
+      for (let k = 0; k < lines.length; k++) {
+        const line = lines[k]!;
+        const last = k === lines.length - 1;
+        let from = 0;
+        // Newlines inside the line: the one at its end is followed by the joining newline, or by nothing.
+        for (
+          let nl = line.indexOf('\n');
+          nl !== -1 && nl + 1 < line.length;
+          nl = line.indexOf('\n', nl + 1)
+        ) {
+          if (!startsPiece(line.charCodeAt(nl + 1))) continue;
+          total += piece(pending + line.slice(from, nl + 1));
+          pending = '';
+          from = nl + 1;
+        }
+        if (last) return total + piece(pending + line.slice(from));
+        // The joining newline: an empty next line puts another newline (or the end) after it.
+        const next = lines[k + 1]!;
+        if (next.length === 0 || !startsPiece(next.charCodeAt(0))) pending += `${line.slice(from)}\n`;
+        else if (pending === '' && from === 0) total += remembered(m.withNewline, line, () => `${line}\n`);
+        else {
+          total += piece(`${pending}${line.slice(from)}\n`);
+          pending = '';
+        }
+      }
+      return total + piece(pending);
+    },
   };
 }
 
@@ -150,19 +200,40 @@ function startsPiece(code: number): boolean {
 
 /** Counts `text` the way the budget is held to (see BudgetCountInput). */
 export function budgetCounter(input: BudgetCountInput): TextCounter {
+  return budgetCounts(input).text;
+}
+
+/**
+ * budgetCounter's count, and when it is made line by line, the same count of lines joined by
+ * newlines without joining them.
+ */
+function budgetCounts(input: BudgetCountInput): {
+  text: TextCounter;
+  lines?: (lines: readonly string[]) => number;
+} {
   const { estimator, ratio } = input;
-  if (input.calibrated) return (text) => Math.ceil(estimator.text(text) * ratio);
+  if (input.calibrated) return { text: (text) => Math.ceil(estimator.text(text) * ratio) };
   // An estimator chosen on purpose (exact, a preset's own rule) is the count the budget is held to.
-  if (estimator.name !== 'heuristic') return (text) => estimator.text(text);
+  if (estimator.name !== 'heuristic') return { text: (text) => estimator.text(text) };
   const encoding = encodingOf(input.model);
   const margin = encoding === null ? UNCALIBRATED_MARGIN : 1;
   const tokenizer = tokenizerCount(encoding === null || encoding === 'unknown' ? 'o200k_base' : encoding);
-  if (tokenizer === null) return (text) => Math.ceil(estimator.text(text) * UNCALIBRATED_MARGIN);
+  if (tokenizer === null) return { text: (text) => Math.ceil(estimator.text(text) * UNCALIBRATED_MARGIN) };
   const count = byLines(fastCount(tokenizer), encoding === 'cl100k_base' ? 'cl100k_base' : 'o200k_base');
-  return (text) => Math.ceil(count(text) * margin);
+  return {
+    text: (text) => Math.ceil(count.text(text) * margin),
+    lines: (lines) => Math.ceil(count.lines(lines) * margin),
+  };
+}
+
+/** An estimator counting like `budgetCounter`; `lines`, when there is one, counts lines as if joined by newlines. */
+export interface BudgetEstimator extends Estimator {
+  lines?: (lines: readonly string[]) => number;
 }
 
 /** An estimator counting like `budgetCounter`, with the estimator's rules for parts and framing. */
-export function budgetEstimator(input: BudgetCountInput): Estimator {
-  return makeEstimator('budget', budgetCounter(input));
+export function budgetEstimator(input: BudgetCountInput): BudgetEstimator {
+  const counts = budgetCounts(input);
+  const estimator = makeEstimator('budget', counts.text);
+  return counts.lines === undefined ? estimator : { ...estimator, lines: counts.lines };
 }

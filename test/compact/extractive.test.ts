@@ -95,6 +95,18 @@ describe('extractive summarizer', () => {
     expect(r.text).not.toContain('Before the first request');
   });
 
+  it('gives a summarizer that read other spans before the summary a new one gives (its memo of texts)', async () => {
+    const longer = [...session, ...session.map((m, i) => (i % 3 === 0 ? user(`Again, step ${i}.`) : m))];
+    const first = buildSummaryRequest(plan(entries(session), { keepNone: true }));
+    const second = buildSummaryRequest(plan(entries(longer), { keepNone: true }), {
+      budget: { tokens: 300 },
+    });
+    const used = extractiveSummarizer();
+    await used.summarize(first);
+    await used.summarize(second);
+    expect(await used.summarize(second)).toEqual(await extractiveSummarizer().summarize(second));
+  });
+
   it('is deterministic and honours an abort', async () => {
     const request = buildSummaryRequest(plan(entries(session), { keepNone: true }));
     expect(summarizeExtractive(request, 4000, estimator)).toEqual(

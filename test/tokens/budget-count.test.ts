@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { syntheticSession } from '../../src/demo/synthetic.js';
-import { budgetCounter, tokenizerCount } from '../../src/tokens/budget-count.js';
+import { budgetCounter, budgetEstimator, tokenizerCount } from '../../src/tokens/budget-count.js';
 import { heuristicEstimator } from '../../src/tokens/estimator.js';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
@@ -61,5 +61,39 @@ describe('the tokenizer count of a long text', () => {
     text = text.replace(/(.)\1{255,}/gsu, '$1');
     expect(count(text)).toBe(whole(text, PLAIN));
     expect(count(text)).toBe(whole(text, PLAIN));
+  });
+});
+
+describe('the tokenizer count of lines as if joined', () => {
+  /** Lines that may hold newlines of their own, at their start or end too. */
+  const inner = fc.oneof(
+    line,
+    fc.tuple(line, line).map(([a, b]) => `${a}\n${b}`),
+    line.map((a) => `\n${a}\n`),
+  );
+  for (const model of ['gpt-4o', 'gpt-4', 'claude-sonnet-4-5']) {
+    it(`is the count of the joined text, long or short, counted twice (${model}, property)`, () => {
+      const counts = budgetEstimator({ model, estimator: heuristicEstimator(), ratio: 1, calibrated: false });
+      const lines = counts.lines!;
+      fc.assert(
+        fc.property(
+          fc.oneof(fc.array(inner, { maxLength: 20 }), fc.array(inner, { minLength: 400, maxLength: 900 })),
+          (list) => {
+            const clean = list.map((l) => l.replace(/(.)\1{255,}/gsu, '$1'));
+            const want = counts.text(clean.join('\n'));
+            expect(lines(clean)).toBe(want);
+            expect(lines(clean)).toBe(want);
+          },
+        ),
+        { numRuns: 40, endOnFailure: true },
+      );
+    });
+  }
+
+  it('is offered only where the count is made line by line', () => {
+    const estimator = heuristicEstimator();
+    expect(
+      budgetEstimator({ model: 'gpt-4o', estimator, ratio: 1.3, calibrated: true }).lines,
+    ).toBeUndefined();
   });
 });

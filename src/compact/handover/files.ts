@@ -142,8 +142,14 @@ function spelled(note: PathNote, base: PathBase): string {
  */
 export function realFiles(notes: readonly PathNote[], base: PathBase): Map<string, FileUse> {
   const byPath = new Map<string, { notes: PathNote[] }>();
+  // A repeated call's notes are the same objects (see analyzeSpan): each is spelled once.
+  const spelling = new Map<PathNote, string>();
   for (const n of notes) {
-    const path = spelled(n, base);
+    let path = spelling.get(n);
+    if (path === undefined) {
+      path = spelled(n, base);
+      spelling.set(n, path);
+    }
     if (path === '.' || path === '' || path === '~' || path === '/') continue;
     const entry = byPath.get(path) ?? { notes: [] };
     entry.notes.push(n);

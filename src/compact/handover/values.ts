@@ -2,6 +2,7 @@ import type { KeyValue, KeyValueKind } from './types.js';
 
 /** Text a pattern cannot match without: most outputs hold none of it, and the pattern is not run. */
 const HTTP = (t: string) => t.includes('http');
+const PORT_WORD = /port/i;
 
 /**
  * Identifiers a tool printed that an agent needs again and cannot guess: the URL of a pull
@@ -16,18 +17,30 @@ const PATTERNS: Array<[KeyValueKind, RegExp, ((text: string) => boolean)?]> = [
   ['url', /https?:\/\/[^\s"'<>)\]`{}]+/g, HTTP],
   // `[main 3f9c2ab] message` (git commit), `3f9c2ab..8e1d04f  main -> main` (git push).
   ['commit', /^\[[\w./-]+(?: \(root-commit\))? ([0-9a-f]{7,40})\]/gm, (t) => t.includes('[')],
-  ['commit', /\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\s+\S+\s+->/g, (t) => t.includes('..')],
+  [
+    'commit',
+    /\b([0-9a-f]{7,40})\.\.\.?([0-9a-f]{7,40})\s+\S+\s+->/g,
+    (t) => t.includes('->') && t.includes('..'),
+  ],
   [
     'commit',
     /\b(?:commit|Commit|HEAD is now at|revision)[: ]+([0-9a-f]{7,40})\b/g,
-    (t) => t.includes('ommit') || t.includes('HEAD is now at') || t.includes('revision'),
+    // A rarer part of each word is looked for first: the search stops at every place its first letter is.
+    (t) =>
+      (t.includes('mmit') && t.includes('ommit')) ||
+      t.includes('HEAD is now at') ||
+      (t.includes('vision') && t.includes('revision')),
   ],
   [
     'port',
     /\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::\]):(\d{2,5})\b/g,
     (t) => t.includes('localhost') || t.includes('127.0.0.1') || t.includes('0.0.0.0') || t.includes('[::]'),
   ],
-  ['port', /\b(?:listening|running|started|serving|available)\b[^\n]{0,40}?\bport\s+(\d{2,5})\b/gi],
+  [
+    'port',
+    /\b(?:listening|running|started|serving|available)\b[^\n]{0,40}?\bport\s+(\d{2,5})\b/gi,
+    (t) => PORT_WORD.test(t),
+  ],
   [
     'issue',
     /\b(?:Created|Updated|Closed|Opened)\s+(?:issue|task|ticket|bug|epic)[: ]+#?([\w.-]*\d[\w.-]*)/gi,
@@ -36,6 +49,7 @@ const PATTERNS: Array<[KeyValueKind, RegExp, ((text: string) => boolean)?]> = [
   [
     'id',
     /\b(?:id|ID|Id|_id|uuid|job|run|session|deployment|build)["']?\s*[:=]\s*["']?([A-Za-z0-9][\w-]{5,})/g,
+    (t) => t.includes(':') || t.includes('='),
   ],
   ['id', /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, (t) => t.includes('-')],
 ];
@@ -58,7 +72,9 @@ const WRAPPER =
 
 function scanned(output: string): string {
   const text = output.length <= HEAD + TAIL ? output : `${output.slice(0, HEAD)}\n${output.slice(-TAIL)}`;
-  return text.replace(WRAPPER, '');
+  // Every wrapper line holds a colon or one of these words: without them there is none to remove.
+  const wrapped = text.includes(':') || text.includes('Process ') || text.includes('Exit code');
+  return wrapped ? text.replace(WRAPPER, '') : text;
 }
 
 /**
@@ -66,21 +82,26 @@ function scanned(output: string): string {
  * something (`significant`) is read at its start and end whatever its length; a reading call
  * (a file's content, a search, a listing) only when its output is short: a long one is data.
  */
-export function valuesIn(output: string, source: string, significant: boolean): KeyValue[] {
+export function valuesIn(output: string, source: string | (() => string), significant: boolean): KeyValue[] {
   if (!significant && output.length > SHORT) return [];
   const text = scanned(output);
   const found = new Map<string, KeyValue>();
+  // The source is named once a value is found: most outputs hold none.
+  let named: string | undefined;
   for (const [kind, re, needs] of PATTERNS) {
     if (needs !== undefined && !needs(text)) continue;
     re.lastIndex = 0;
-    for (const m of text.matchAll(re)) {
+    // exec on the shared pattern rather than matchAll, which copies it for every output.
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      if (m[0] === '') re.lastIndex++;
       const groups = m.slice(1).filter((g): g is string => g !== undefined);
       for (const raw of groups.length > 0 ? groups : [m[0]]) {
         const value = raw.replace(/[.,;:!?'"]+$/, '');
         if (value.length < 2 || found.has(value) || (kind === 'url' && NOISE_URL.test(value))) continue;
         // A URL already kept as a PR or an issue is not a plain URL again.
         if (kind === 'url' && [...found.keys()].some((v) => v.startsWith(value))) continue;
-        found.set(value, { value, kind, source });
+        named ??= typeof source === 'string' ? source : source();
+        found.set(value, { value, kind, source: named });
       }
       if (found.size >= PER_OUTPUT * 2) break;
     }
