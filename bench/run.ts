@@ -122,7 +122,7 @@ async function paths(): Promise<void> {
   }
   for (const kind of STORES) {
     for (const size of COMPACTIONS)
-      compactionRows.push(...(await compactionSplit(sessions, kind, size, size >= 100_000 ? 1 : 3)));
+      compactionRows.push(...(await compactionSplit(sessions, kind, size, 3)));
     progress(`compaction ${kind}`);
   }
 }
