@@ -121,8 +121,7 @@ async function paths(): Promise<void> {
     progress(`cycle ${kind}`);
   }
   for (const kind of STORES) {
-    for (const size of COMPACTIONS)
-      compactionRows.push(...(await compactionSplit(sessions, kind, size, 3)));
+    for (const size of COMPACTIONS) compactionRows.push(...(await compactionSplit(sessions, kind, size, 3)));
     progress(`compaction ${kind}`);
   }
 }
