@@ -9,7 +9,7 @@ function spread(i: number): number {
 }
 
 /** Tier-2 units best first by their worth before anything is shown: computed once per summary. */
-export function rankUnits(units: readonly Unit[], lineCost: (line: number) => number): number[] {
+function rankUnits(units: readonly Unit[], lineCost: (line: number) => number): number[] {
   const keys = new Float64Array(units.length);
   const order: number[] = [];
   units.forEach((u, i) => {

@@ -2,7 +2,7 @@ import { type Candidates, wordsOf } from './candidates.js';
 import { Flags, Heap, type HeapState } from './select-heap.js';
 import type { EventLog } from './select-log.js';
 
-export { type Candidates, prepareUnits, rankUnits } from './candidates.js';
+export { type Candidates, prepareUnits } from './candidates.js';
 
 /** Share of a unit's value that does not depend on its novelty (see chooseUnits). */
 const BASE_SHARE = 0.3;

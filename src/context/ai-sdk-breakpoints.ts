@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { type BreakpointDialect, TurnBreakpoints } from './cache-breakpoints.js';
+import { type BreakpointDialect, markOf, TurnBreakpoints } from './cache-breakpoints.js';
 import type { AnthropicCacheControl } from './serialize/anthropic-types.js';
 
 type Options = Record<string, Record<string, unknown>>;
@@ -50,6 +50,5 @@ const aiSdkDialect = (mark: AnthropicCacheControl): BreakpointDialect<ModelMessa
  * message. The system prompt goes apart (generateText's `system`) and is covered by them.
  */
 export function aiSdkBreakpoints(ttl?: '1h'): TurnBreakpoints<ModelMessage> {
-  const mark: AnthropicCacheControl = ttl ? { type: 'ephemeral', ttl } : { type: 'ephemeral' };
-  return new TurnBreakpoints(aiSdkDialect(Object.freeze(mark)));
+  return new TurnBreakpoints(aiSdkDialect(markOf(ttl)));
 }

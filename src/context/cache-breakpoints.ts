@@ -30,7 +30,7 @@ interface Spot {
 }
 
 /** A breakpoint's mark: Anthropic's default 5-minute entry, or its 1-hour one. */
-function markOf(ttl: '1h' | undefined): AnthropicCacheControl {
+export function markOf(ttl: '1h' | undefined): AnthropicCacheControl {
   return Object.freeze(ttl ? { type: 'ephemeral' as const, ttl } : { type: 'ephemeral' as const });
 }
 

@@ -94,7 +94,15 @@ export function withTtl(rule: CacheRule, minutes: number | undefined): CacheRule
   return minutes === undefined ? rule : { ...rule, ttlMs: minutes * MINUTE };
 }
 
+/** How long Anthropic keeps an entry unless a breakpoint asks for its 1-hour one. */
+const ANTHROPIC_SHORT_TTL = 5 * MINUTE;
+
 /** Anthropic writes entries that live past 5 minutes (its 1-hour ones) at twice the input price. */
 export function longWrites(rule: CacheRule): boolean {
-  return rule.provider === 'anthropic' && rule.ttlMs > 5 * MINUTE;
+  return rule.provider === 'anthropic' && rule.ttlMs > ANTHROPIC_SHORT_TTL;
+}
+
+/** The lifetime Anthropic breakpoints ask for with `cache.ttlMinutes`: the hour past 5 minutes, priced by longWrites. */
+export function anthropicTtl(minutes: number | undefined): '1h' | undefined {
+  return minutes !== undefined && minutes * MINUTE > ANTHROPIC_SHORT_TTL ? '1h' : undefined;
 }

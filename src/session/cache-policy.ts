@@ -45,7 +45,7 @@ function idleMs({ config, active }: CacheInput): number | null {
 
 /**
  * The session's prompt-cache figures for a prune decision; null when the rules are off. Counting
- * the window's requests reads the window, so it is done only when a prune has been planned.
+ * the window's requests reads the window, so it is done only once a planned prune has marks.
  */
 function cacheState(input: CacheInput): CacheState | null {
   const settings = cacheSettings(input);
@@ -111,18 +111,21 @@ export function batchToApply(
   config: ResolvedPruneOptions,
   plan: PrunePlan,
 ): PrunePlan | null {
-  const state = cacheState(input);
   const threshold = plan.prune && plan.marks.length > 0 ? plan : null;
-  if (state === null) return threshold;
+  if (cacheSettings(input) === null) return threshold;
+  // Counted once a plan has marks: most turns plan none.
+  let state: CacheState | undefined;
+  const costOf = (p: PrunePlan) => {
+    state ??= cacheState(input)!;
+    return pruneCost(state, input.estimate, scope.newestFirst(), p);
+  };
   if (staleCheckDue(input)) {
     const stale = planPruneScan(scope.newestFirst(), { ...config, protectTokens: 0, minimumTokens: 0 });
-    if (stale.prune && stale.marks.length > 0) {
-      const cost = pruneCost(state, input.estimate, scope.newestFirst(), stale);
-      if (stalePrunePays(cost, COLD_COMPACT_SHARE).act) return stale;
-    }
+    if (stale.prune && stale.marks.length > 0 && stalePrunePays(costOf(stale), COLD_COMPACT_SHARE).act)
+      return stale;
   }
   if (threshold === null) return null;
-  return prunePays(pruneCost(state, input.estimate, scope.newestFirst(), threshold)).act ? threshold : null;
+  return prunePays(costOf(threshold)).act ? threshold : null;
 }
 
 /** Whether to compact now because the cache has expired and the window is past the early share. */

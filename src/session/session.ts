@@ -1,7 +1,7 @@
 import { afterStepDecision, type Decision } from '../budget/index.js';
 import { isContextOverflowError, isMarkerOnly, overflowPromptTokens } from '../compact/index.js';
 import { type ContextFormat, IncrementalContext } from '../context/index.js';
-import { cacheRuleFor } from '../cost/caching.js';
+import { anthropicTtl, cacheRuleFor } from '../cost/caching.js';
 import { Lineage, type Turn } from '../lineage/index.js';
 import { toolDefinitions } from '../model/ai-sdk/tools.js';
 import type { Entry, MessageEntry } from '../model/entry.js';
@@ -290,9 +290,8 @@ export class Session implements SessionHandle {
   context<F extends ContextFormat>(format: F): IncrementalContext<F> {
     let context = this.contexts.get(format);
     if (context === undefined) {
-      const { breakpoints: cacheBreakpoints, ttlMinutes = 5 } = this.config.cache;
-      // Anthropic keeps an entry 5 minutes or, asked for, an hour: a longer lifetime asks for the hour.
-      const cacheTtl = ttlMinutes > 5 ? ('1h' as const) : undefined;
+      const { breakpoints: cacheBreakpoints, ttlMinutes } = this.config.cache;
+      const cacheTtl = anthropicTtl(ttlMinutes);
       const anthropicModel =
         cacheRuleFor(this.config.modelInfo.provider, this.config.model).provider === 'anthropic';
       context = new IncrementalContext(format, viewOptions(this.config), {

@@ -37,7 +37,7 @@ export async function searchEntries(
  * row once: rows are locked in key order, and one indexed meanwhile is skipped. A server that
  * takes no writes (a read-only standby, a role without UPDATE) searches what is indexed already.
  */
-export async function indexPending(pool: Pool, sql: PgSql): Promise<void> {
+async function indexPending(pool: Pool, sql: PgSql): Promise<void> {
   if ((await query(pool, sql.anyUnindexed)).length === 0) return;
   try {
     while (await inTransaction(pool, (c) => indexBatch(c, sql))) {}

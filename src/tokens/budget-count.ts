@@ -129,53 +129,38 @@ function byLines(count: (text: string) => number, encoding: ExactEncoding): Line
     return n;
   };
   const piece = (text: string) => remembered(m.counts, text, () => text);
-  return {
-    text: (text) => {
-      if (text.length < SEGMENTED) return count(text);
-      let total = 0;
+  const lines = (lines: readonly string[]): number => {
+    let length = Math.max(0, lines.length - 1);
+    for (const l of lines) length += l.length;
+    if (length < SEGMENTED) return count(lines.join('\n'));
+    let total = 0;
+    // The start of the piece being cut, when it began in an earlier line.
+    let pending = '';
+    for (let k = 0; k < lines.length; k++) {
+      const line = lines[k]!;
+      const last = k === lines.length - 1;
       let from = 0;
-      for (let nl = text.indexOf('\n'); nl !== -1 && nl + 1 < text.length; nl = text.indexOf('\n', nl + 1)) {
-        if (!startsPiece(text.charCodeAt(nl + 1))) continue;
-        total += piece(text.slice(from, nl + 1));
+      // Newlines inside the line: the one at its end is followed by the joining newline, or by nothing.
+      for (let nl = line.indexOf('\n'); nl !== -1 && nl + 1 < line.length; nl = line.indexOf('\n', nl + 1)) {
+        if (!startsPiece(line.charCodeAt(nl + 1))) continue;
+        total += piece(pending + line.slice(from, nl + 1));
+        pending = '';
         from = nl + 1;
       }
-      return total + piece(text.slice(from));
-    },
-    lines: (lines) => {
-      let length = Math.max(0, lines.length - 1);
-      for (const l of lines) length += l.length;
-      if (length < SEGMENTED) return count(lines.join('\n'));
-      let total = 0;
-      // The start of the piece being cut, when it began in an earlier line.
-      let pending = '';
-      for (let k = 0; k < lines.length; k++) {
-        const line = lines[k]!;
-        const last = k === lines.length - 1;
-        let from = 0;
-        // Newlines inside the line: the one at its end is followed by the joining newline, or by nothing.
-        for (
-          let nl = line.indexOf('\n');
-          nl !== -1 && nl + 1 < line.length;
-          nl = line.indexOf('\n', nl + 1)
-        ) {
-          if (!startsPiece(line.charCodeAt(nl + 1))) continue;
-          total += piece(pending + line.slice(from, nl + 1));
-          pending = '';
-          from = nl + 1;
-        }
-        if (last) return total + piece(pending + line.slice(from));
-        // The joining newline: an empty next line puts another newline (or the end) after it.
-        const next = lines[k + 1]!;
-        if (next.length === 0 || !startsPiece(next.charCodeAt(0))) pending += `${line.slice(from)}\n`;
-        else if (pending === '' && from === 0) total += remembered(m.withNewline, line, () => `${line}\n`);
-        else {
-          total += piece(`${pending}${line.slice(from)}\n`);
-          pending = '';
-        }
+      if (last) return total + piece(pending + line.slice(from));
+      // The joining newline: an empty next line puts another newline (or the end) after it.
+      const next = lines[k + 1]!;
+      if (next.length === 0 || !startsPiece(next.charCodeAt(0))) pending += `${line.slice(from)}\n`;
+      else if (pending === '' && from === 0) total += remembered(m.withNewline, line, () => `${line}\n`);
+      else {
+        total += piece(`${pending}${line.slice(from)}\n`);
+        pending = '';
       }
-      return total + piece(pending);
-    },
+    }
+    return total + piece(pending);
   };
+  // A text is a list of one line.
+  return { text: (text) => lines([text]), lines };
 }
 
 /** Whether a pre-token surely starts with this character when a newline comes before it. */
