@@ -29,6 +29,23 @@ export function turnTable(rows: TurnRow[], unit: string): string {
   return lines.join('\n');
 }
 
+/** Postgres against SQLite, turn for turn (bench/turns.ts sideBySide): both medians and their ratio. */
+export function sideTable(rows: TurnRow[]): string {
+  const lines = [
+    '| turn (SQLite and Postgres alternating) | msgs | sqlite | postgres | postgres / sqlite |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  ];
+  for (const pg of rows.filter((r) => r.store === 'postgres')) {
+    const lite = rows.find((r) => r.store === 'sqlite' && r.name === pg.name && r.size === pg.size);
+    if (lite === undefined) continue;
+    const ratio = (pg.medianMicros / lite.medianMicros).toFixed(2);
+    lines.push(
+      `| ${pg.name} | ${pg.size.toLocaleString('en-US')} | ${micros(lite.medianMicros)} | ${micros(pg.medianMicros)} | ${ratio}x |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 export function coldTable(rows: ColdRow[]): string {
   const lines = [
     '| never-compacted session (sqlite) | open + first prepare() | rows read | peak RSS | then 100 turns: median turn | peak RSS, all |',

@@ -19,12 +19,13 @@ import { type ColdRow, coldOpen } from './cold.js';
 import { type LoadRow, loadRun } from './concurrency.js';
 import { type HtmlReportRow, htmlReportBench, htmlReportTable } from './html-report.js';
 import { type CycleRow, compactionCycle, compactionSplit, middlewareCalls } from './paths.js';
-import { coldTable, cycleTable, loadTable, turnTable } from './report.js';
+import { coldTable, cycleTable, loadTable, sideTable, turnTable } from './report.js';
 import { type StallRow, stallBench, stallTable } from './stall.js';
 import {
   checkTurn,
   compactedTurn,
   pruneMessagesCalls,
+  sideBySide,
   Sessions,
   type StoreKind,
   type TurnRow,
@@ -63,6 +64,7 @@ const progress = (what: string) => {
 };
 
 const turnRows: TurnRow[] = [];
+const sideRows: TurnRow[] = [];
 const middlewareRows: TurnRow[] = [];
 const compactionRows: TurnRow[] = [];
 const cycleRows: CycleRow[] = [];
@@ -104,11 +106,7 @@ async function paths(): Promise<void> {
       await compactedTurn(sessions, kind, 1_000, TURNS);
     }
     for (const size of PG_SIZES) {
-      // SQLite beside it in the same run (sizes() has measured it already in a full run).
-      if (!everything) turnRows.push(await checkTurn(sessions, 'sqlite', size, TURNS));
-      if (!everything) turnRows.push(await compactedTurn(sessions, 'sqlite', size, TURNS));
-      turnRows.push(await checkTurn(sessions, 'postgres', size, TURNS));
-      turnRows.push(await compactedTurn(sessions, 'postgres', size, TURNS));
+      sideRows.push(...(await sideBySide(sessions, size, TURNS)));
       progress(`postgres ${size}`);
     }
   }
@@ -155,6 +153,7 @@ async function sizes(): Promise<void> {
 if (args.has('--json')) {
   const rows = {
     turns: turnRows,
+    postgres: sideRows,
     middleware: middlewareRows,
     cycle: cycleRows,
     compaction: compactionRows,
@@ -169,7 +168,8 @@ if (args.has('--json')) {
   const tables = [
     ...(everything || pathsOnly
       ? [
-          turnTable(turnRows, 'msgs'),
+          ...(everything ? [turnTable(turnRows, 'msgs')] : []),
+          ...(sideRows.length > 0 ? [sideTable(sideRows)] : []),
           turnTable(middlewareRows, 'msgs'),
           cycleTable(cycleRows),
           turnTable(compactionRows, 'msgs'),

@@ -112,29 +112,85 @@ function step(session: Session, i: number, promptTokens: number) {
   });
 }
 
-/** append step + usage + the O(1) before-turn check, on an unbounded window of `size` messages. */
-export async function checkTurn(sessions: Sessions, kind: StoreKind, size: number, turns: number) {
-  const store = await sessions.store(kind, size);
-  const session = await openSession(store, 's', UNBOUNDED);
-  const medianMicros = await timeTurns(turns, async (i) => {
-    await step(session, i, 50_000);
-    session.estimate();
-  });
-  await store.close();
-  return { name: 'turn: append step + record usage + before-turn check', store: kind, size, medianMicros };
+/** A session ready for one kind of turn: the turn, and what closes its store. */
+interface TurnRig {
+  name: string;
+  turn(i: number): Promise<unknown>;
+  close(): Promise<void>;
 }
 
+type RigOf = (sessions: Sessions, kind: StoreKind, size: number) => Promise<TurnRig>;
+
+/** append step + usage + the O(1) before-turn check, on an unbounded window of `size` messages. */
+const checkRig: RigOf = async (sessions, kind, size) => {
+  const store = await sessions.store(kind, size);
+  const session = await openSession(store, 's', UNBOUNDED);
+  return {
+    name: 'turn: append step + record usage + before-turn check',
+    async turn(i) {
+      await step(session, i, 50_000);
+      session.estimate();
+    },
+    close: () => store.close(),
+  };
+};
+
 /** A turn with prepare() once the long history has been compacted, as in a running agent. */
-export async function compactedTurn(sessions: Sessions, kind: StoreKind, size: number, turns: number) {
+const compactedRig: RigOf = async (sessions, kind, size) => {
   const store = await sessions.store(kind, size);
   const session = await openSession(store, 's', REAL);
   await session.compact({});
-  const medianMicros = await timeTurns(turns, async (i) => {
-    await step(session, i, 20_000);
-    await session.prepare({ format: 'openai' });
-  });
-  await store.close();
-  return { name: 'turn with prepare(), after compaction', store: kind, size, medianMicros };
+  return {
+    name: 'turn with prepare(), after compaction',
+    async turn(i) {
+      await step(session, i, 20_000);
+      await session.prepare({ format: 'openai' });
+    },
+    close: () => store.close(),
+  };
+};
+
+async function timedRig(rigOf: RigOf, sessions: Sessions, kind: StoreKind, size: number, turns: number) {
+  const rig = await rigOf(sessions, kind, size);
+  const medianMicros = await timeTurns(turns, (i) => rig.turn(i));
+  await rig.close();
+  return { name: rig.name, store: kind, size, medianMicros };
+}
+
+export const checkTurn = (sessions: Sessions, kind: StoreKind, size: number, turns: number) =>
+  timedRig(checkRig, sessions, kind, size, turns);
+
+export const compactedTurn = (sessions: Sessions, kind: StoreKind, size: number, turns: number) =>
+  timedRig(compactedRig, sessions, kind, size, turns);
+
+/** Turns of each store taken in alternating blocks, so both are timed over the same stretch of the run. */
+const BLOCK = 20;
+
+/**
+ * The same turn on SQLite and on Postgres, side by side: the two sessions' turns alternate in
+ * blocks, so a slower or faster spell of the machine falls on both stores, not on one.
+ */
+export async function sideBySide(sessions: Sessions, size: number, turns: number): Promise<TurnRow[]> {
+  const rows: TurnRow[] = [];
+  for (const rigOf of [checkRig, compactedRig]) {
+    const kinds = ['sqlite', 'postgres'] as const;
+    const rigs = [await rigOf(sessions, kinds[0], size), await rigOf(sessions, kinds[1], size)];
+    const times: number[][] = [[], []];
+    for (let from = 0; from < turns; from += BLOCK) {
+      for (const [k, rig] of rigs.entries()) {
+        for (let i = from; i < Math.min(turns, from + BLOCK); i++) {
+          const t0 = performance.now();
+          await rig.turn(i);
+          times[k]!.push((performance.now() - t0) * 1000);
+        }
+      }
+    }
+    for (const [k, rig] of rigs.entries()) {
+      rows.push({ name: rig.name, store: kinds[k]!, size, medianMicros: median(times[k]!) });
+      await rig.close();
+    }
+  }
+  return rows;
 }
 
 /**

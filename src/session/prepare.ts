@@ -138,6 +138,29 @@ export async function prepareTurn<F extends ContextFormat>(
 }
 
 /**
+ * A turn prepared while the store was asked whether the held record is current (`unchanged`,
+ * Log.unchanged): kept when it was, prepared again after a refresh when it was not. An error
+ * thrown on a record that was not current is not the caller's: it is prepared again too.
+ */
+export async function preparedFresh<T>(
+  unchanged: Promise<boolean> | null,
+  log: { refresh(): Promise<void> },
+  prepare: () => Promise<T>,
+): Promise<T> {
+  if (unchanged === null) return prepare();
+  const first = await prepare().then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!(await unchanged)) {
+    await log.refresh();
+    return prepare();
+  }
+  if ('error' in first) throw first.error;
+  return first.value;
+}
+
+/**
  * The largest message when it alone is over the usable budget, by the calibrated estimate; or
  * `surely` over it, by both the calibrated and the raw estimate: a ratio learned from reported
  * usage (which counts more than the log) can make a message look over the budget that is not.

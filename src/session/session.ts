@@ -25,7 +25,7 @@ import type { SessionHandle } from './handle.js';
 import { Log } from './log.js';
 import type { SessionOptions } from './options.js';
 import { TRUNCATE_SHARE, truncateOversized, WindowBytes } from './oversize.js';
-import { type Prepared, type PrepareInput, prepareTurn } from './prepare.js';
+import { type Prepared, type PrepareInput, preparedFresh, prepareTurn } from './prepare.js';
 import { type PruneCheck, type PruneOutcome, runPrune } from './prune.js';
 import { recordAndQuote } from './quote.js';
 import { overheadOf, type ResolvedSession, resolveSession } from './resolve.js';
@@ -267,7 +267,10 @@ export class Session implements SessionHandle {
 
   /** Runs queued or needed compaction and pruning, then builds the context to send. */
   async prepare<F extends ContextFormat = 'ai-sdk'>(input: PrepareInput<F> = {}): Promise<Prepared<F>> {
-    await this.log.refresh();
+    // Where the store reads a version alone (Postgres), that round trip runs while the turn is
+    // prepared; a turn prepared on a record another writer had moved on from is prepared again.
+    const unchanged = this.log.unchanged();
+    if (unchanged === null) await this.log.refresh();
     if (this.config.windowFallback && !this.fallbackWarned) {
       this.fallbackWarned = true;
       const { model, budget } = this.config;
@@ -280,7 +283,7 @@ export class Session implements SessionHandle {
     if (input.system !== undefined || input.tools !== undefined) {
       this.overheadRaw = overheadOf(this.config.estimator, system, this.sentContext.tools);
     }
-    const prepared = await prepareTurn(this, input, system);
+    const prepared = await preparedFresh(unchanged, this.log, () => prepareTurn(this, input, system));
     const { activeTokens: logRaw, pivotId } = this.log.record.state;
     this.lastPrepared = { logRaw, overheadRaw: this.overheadRaw, pivotId };
     return prepared;

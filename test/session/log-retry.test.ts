@@ -180,4 +180,30 @@ describe('the check before a turn on a store that reads a version alone', () => 
     expect(JSON.stringify(messages)).toContain('from b');
     expect(a.record.version).toBe(b.record.version);
   });
+
+  it('prepares the turn while the version is read, and again when it was not current, without the first error', async () => {
+    const shared = memoryStore();
+    const asked: string[] = [];
+    const versioned = {
+      ...shared,
+      sessionVersion: async (id: string) => {
+        asked.push('version');
+        // Answered only after the turn was prepared on the held record.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        asked.push('answered');
+        return (await shared.getSession(id))?.version;
+      },
+    };
+    const a = await openSession(versioned, 's', opts);
+    const b = await openSession(shared, 's', opts);
+    // Only the other writer has a message: on a's held record there is nothing to send.
+    await b.append(user('from b'));
+    const { messages } = await a.prepare({ format: 'openai' });
+    expect(JSON.stringify(messages)).toContain('from b');
+    // The overlapped read, then the refresh's own read of the version.
+    expect(asked).toEqual(['version', 'answered', 'version', 'answered']);
+    await expect(openSession(versioned, 'empty', opts).then((s) => s.prepare())).rejects.toThrow(
+      /nothing to send/,
+    );
+  });
 });

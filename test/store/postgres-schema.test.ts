@@ -80,6 +80,33 @@ describe.skipIf(!reachable)('postgres schema', () => {
     }
   });
 
+  it('an append writes no entry into the word index and compresses a long message with lz4; a search indexes it', async () => {
+    const schema = fresh();
+    const store = postgresStore({ pool, schema });
+    const record = sessionRecord('s1');
+    await store.createSession(record);
+    const [entry] = textEntries('s1', 1);
+    const long = {
+      ...entry!,
+      message: { ...entry!.message, parts: [{ type: 'text' as const, text: 'wombat '.repeat(2_000) }] },
+    };
+    await store.append([long], commitAfter(record, [long]));
+    const indexed = () =>
+      pool
+        .query(`SELECT count(*)::int AS n FROM "${schema}".entries WHERE search IS NOT NULL`)
+        .then((r) => r.rows[0].n);
+    expect(await indexed()).toBe(0);
+    const { rows } = await pool.query(
+      `SELECT pg_column_compression(parts) AS parts,
+        pg_get_indexdef(to_regclass('"${schema}".entries_search')) AS words FROM "${schema}".entries`,
+    );
+    expect(rows[0].parts).toBe('lz4');
+    expect(rows[0].words).toMatch(/WHERE \(search IS NOT NULL\)/);
+    expect((await store.search('wombat')).map((h) => h.entryId)).toEqual(['s1-e0']);
+    expect(await indexed()).toBe(1);
+    await store.close();
+  });
+
   it("reads a session's version alone, undefined for none", async () => {
     const store = postgresStore({ pool, schema: fresh() });
     const record = sessionRecord('s1');
