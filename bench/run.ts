@@ -25,9 +25,9 @@ import {
   checkTurn,
   compactedTurn,
   pruneMessagesCalls,
-  sideBySide,
   Sessions,
   type StoreKind,
+  sideBySide,
   type TurnRow,
   uncompactedTurn,
 } from './turns.js';

@@ -104,6 +104,7 @@ export function pgSql(schema: string) {
       ORDER BY rank DESC, e.created_at DESC, e.session_id, e.seq DESC
       LIMIT $4`,
     deleteSession: `DELETE FROM ${s}.sessions WHERE id = $1`,
+    deleteEntries: `DELETE FROM ${s}.entries WHERE session_id = $1`,
     insertEvent: `INSERT INTO ${s}.events (id, channel, external_id, author, at, body, metadata, recorded_at, search, words)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
       ON CONFLICT (channel, external_id) DO NOTHING

@@ -286,9 +286,15 @@ export function postgresStore(opts: PostgresStoreOptions): Store & EventLedger {
     },
 
     async deleteSession(id) {
-      // Entries go with the session (ON DELETE CASCADE), in the same statement's transaction;
-      // deleting again is harmless, so a lost connection just deletes again.
-      await read('delete session', (p) => query(p, sql.deleteSession, [id]));
+      // The session row first: an append racing this waits on it, then finds no session and
+      // writes nothing; the entries after, in a statement of their own, so that its snapshot
+      // holds every append that committed first. Deleting again is harmless, so a lost
+      // connection just deletes again.
+      const remove = async (c: PoolClient) => {
+        await query(c, sql.deleteSession, [id]);
+        await query(c, sql.deleteEntries, [id]);
+      };
+      await read('delete session', (p) => inTransaction(p, remove));
     },
 
     async close() {

@@ -107,6 +107,32 @@ describe.skipIf(!reachable)('postgres schema', () => {
     await store.close();
   });
 
+  it('leaves no entry without its session when a delete races appends (no foreign key does it)', async () => {
+    const schema = fresh();
+    const store = postgresStore({ pool, schema });
+    for (let round = 0; round < 20; round++) {
+      const id = `race-${round}`;
+      let record = sessionRecord(id);
+      await store.createSession(record);
+      const appends = (async () => {
+        for (let i = 0; i < 5; i++) {
+          const entries = textEntries(id, 1, i);
+          record = await store.append(entries, commitAfter(record, entries)).catch(() => record);
+        }
+      })();
+      await new Promise((resolve) => setTimeout(resolve, round % 4));
+      await store.deleteSession(id);
+      await appends;
+    }
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM "${schema}".entries e
+        WHERE NOT EXISTS (SELECT FROM "${schema}".sessions s WHERE s.id = e.session_id)`,
+    );
+    expect(rows[0].n).toBe(0);
+    expect(await store.listSessions()).toEqual([]);
+    await store.close();
+  });
+
   it("reads a session's version alone, undefined for none", async () => {
     const store = postgresStore({ pool, schema: fresh() });
     const record = sessionRecord('s1');
