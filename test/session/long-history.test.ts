@@ -14,7 +14,7 @@ import { memoryStore } from '../../src/store/index.js';
  * no compaction fails for lack of progress — the summary's facts (files, commands) are bounded by
  * their share of the target however many there are.
  */
-const ENTRIES = 30_000;
+const ENTRIES = 15_000;
 const PATHS = 3_000;
 
 function history(): Message[] {
@@ -38,7 +38,7 @@ function requestCounter(count: (text: string) => number) {
   return (messages: readonly OpenAIChatMessage[]) => messages.reduce((a, m) => a + one(m), 0);
 }
 
-describe('a 30,000-entry coding history with thousands of distinct paths', () => {
+describe('a 15,000-entry coding history with thousands of distinct paths', () => {
   const messages = history();
 
   it.each([8_000, 32_000, 128_000])(
