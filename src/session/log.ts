@@ -133,19 +133,15 @@ export class Log {
   }
 
   /**
-   * Whether the held record is still the stored one, asked outside the queue so that the round
-   * trip can overlap the caller's own work; null where the store cannot read a version alone
-   * (refresh() then). A false answer may be this process's own write in the meantime: the caller
-   * refreshes and does its work again, as it would after another writer.
+   * The stored session's version, asked outside the queue so that the round trip can overlap
+   * the caller's own work (see preparedFresh); null where the store cannot read a version alone
+   * (refresh() then). A failed read gives undefined: the refresh that follows reads again, and
+   * reports the error.
    */
-  unchanged(): Promise<boolean> | null {
+  storedVersion(): Promise<number | undefined> | null {
     const { store, record } = this;
     if (store.sessionVersion === undefined) return null;
-    // A failed read answers false: the refresh that follows reads again, and reports the error.
-    return store.sessionVersion(record.id).then(
-      (version) => version === record.version,
-      () => false,
-    );
+    return store.sessionVersion(record.id).catch(() => undefined);
   }
 
   /** Re-reads the session row (a primary-key read), and what other writers added if they moved on. */

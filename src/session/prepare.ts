@@ -137,27 +137,44 @@ export async function prepareTurn<F extends ContextFormat>(
   };
 }
 
+/** A version read begun before a turn was prepared, and what it is compared with. */
+export interface VersionRead {
+  /** The stored version (undefined: no session, or the read failed). */
+  stored: Promise<number | undefined>;
+  /** The held record's version when the read began. */
+  held: number;
+  log: { readonly record: { readonly version: number }; refresh(): Promise<void> };
+}
+
 /**
- * A turn prepared while the store was asked whether the held record is current (`unchanged`,
- * Log.unchanged): kept when it was, prepared again after a refresh when it was not. An error
- * thrown on a record that was not current is not the caller's: it is prepared again too.
+ * A turn prepared while the stored version was read (Log.storedVersion), kept when that version
+ * is the held one: the one held when the read began (nobody wrote since), or the one this turn's
+ * own writes left (the read came after them, and nobody wrote in between; a version is never
+ * reused). Otherwise another writer had moved on: the turn is prepared again after a refresh,
+ * and an error thrown on the old record is not the caller's. Its own writes are kept either
+ * way (each was a compare-and-swap), and so is what the first preparation reported of them.
  */
-export async function preparedFresh<T>(
-  unchanged: Promise<boolean> | null,
-  log: { refresh(): Promise<void> },
-  prepare: () => Promise<T>,
-): Promise<T> {
-  if (unchanged === null) return prepare();
+export async function preparedFresh<R extends { compaction: unknown; pruned: unknown }>(
+  read: VersionRead,
+  prepare: () => Promise<R>,
+): Promise<R> {
   const first = await prepare().then(
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
-  if (!(await unchanged)) {
-    await log.refresh();
-    return prepare();
+  const stored = await read.stored;
+  if (stored !== undefined && (stored === read.held || stored === read.log.record.version)) {
+    if ('error' in first) throw first.error;
+    return first.value;
   }
-  if ('error' in first) throw first.error;
-  return first.value;
+  await read.log.refresh();
+  const again = await prepare();
+  if (!('value' in first)) return again;
+  return {
+    ...again,
+    compaction: again.compaction ?? first.value.compaction,
+    pruned: again.pruned ?? first.value.pruned,
+  };
 }
 
 /**

@@ -206,4 +206,30 @@ describe('the check before a turn on a store that reads a version alone', () => 
       /nothing to send/,
     );
   });
+
+  it('keeps a turn whose own prune landed before the version was read, and what it pruned', async () => {
+    const shared = memoryStore();
+    let reads = 0;
+    const versioned = {
+      ...shared,
+      sessionVersion: async (id: string) => {
+        reads++;
+        // Read after the turn's own prune was written.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return (await shared.getSession(id))?.version;
+      },
+    };
+    const session = await openSession(versioned, 's', {
+      limits: { contextWindow: 1_000_000 },
+      prune: { protectTokens: 1_000, minimumTokens: 1_000, protectTurns: 1, when: 'turn' },
+    });
+    await session.append(turn('read everything', 8, 20_000));
+    await session.append(user('now summarize'));
+    const before = session.record.version;
+    reads = 0;
+    const prepared = await session.prepare();
+    expect(session.record.version).toBe(before + 1);
+    expect(prepared.pruned?.parts).toBeGreaterThan(0);
+    expect(reads).toBe(1);
+  });
 });
