@@ -18,6 +18,8 @@ export interface BigSessionOptions {
   id: string;
   entries: number;
   seed?: number;
+  /** The session's options (default BIG_SESSION_OPTIONS): a report must be made with the same. */
+  options?: SessionOptions;
 }
 
 /** The text of every prompt message, as the mock model reads it. */
@@ -65,7 +67,8 @@ export const BIG_SESSION_OPTIONS = {
 
 export async function writeBigSession(store: Store, opts: BigSessionOptions): Promise<void> {
   let clock = Date.UTC(2026, 0, 5, 9, 0, 0);
-  const session = await openSession(store, opts.id, { ...BIG_SESSION_OPTIONS, now: () => (clock += 1_000) });
+  const options = opts.options ?? BIG_SESSION_OPTIONS;
+  const session = await openSession(store, opts.id, { ...options, now: () => (clock += 1_000) });
   let request = 0;
   for (const message of syntheticSession({ messages: opts.entries, seed: opts.seed ?? 7 })) {
     if (message.role !== 'assistant') {
