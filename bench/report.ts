@@ -7,7 +7,7 @@ import type { TurnRow } from './turns.js';
 function micros(us: number): string {
   if (Number.isNaN(us)) return '—';
   if (us >= 10_000) return `${Math.round(us / 1000).toLocaleString('en-US')} ms`;
-  if (us >= 1_000) return `${(us / 1000).toFixed(1)} ms`;
+  if (us >= 999.5) return `${(us / 1000).toFixed(1)} ms`;
   return `${Math.round(us)} µs`;
 }
 

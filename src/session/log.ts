@@ -7,6 +7,15 @@ import { catchUp, loadWindow, lowestSeq, withRewrite } from './log-sync.js';
 import { DEFAULT_RETRY, type RetryPolicy, retryDelay } from './retry.js';
 import { pagesForward, type WindowBound } from './window-read.js';
 
+/** A version read begun before a turn was prepared (Log.versionRead), and what it is compared with. */
+export interface VersionRead {
+  /** The held record's version when the read began. */
+  held: number;
+  /** The stored version (undefined: no session, or the read failed). */
+  stored: Promise<number | undefined>;
+  log: { readonly record: { readonly version: number }; refresh(): Promise<void> };
+}
+
 /** One write: new entries, or replaced parts, plus the session state after it. */
 export interface Write<E extends Entry = Entry> {
   append?: E[];
@@ -133,15 +142,19 @@ export class Log {
   }
 
   /**
-   * The stored session's version, asked outside the queue so that the round trip can overlap
-   * the caller's own work (see preparedFresh); null where the store cannot read a version alone
-   * (refresh() then). A failed read gives undefined: the refresh that follows reads again, and
-   * reports the error.
+   * A read of the stored session's version begun once this process's writes asked for so far
+   * are done (as refresh() reads), but not waited for: its round trip can overlap the caller's
+   * own work (see preparedFresh). Null where the store cannot read a version alone (refresh()
+   * then). A failed read gives undefined: the refresh that follows reads again, and reports it.
    */
-  storedVersion(): Promise<number | undefined> | null {
-    const { store, record } = this;
+  versionRead(): Promise<VersionRead> | null {
+    const { store } = this;
     if (store.sessionVersion === undefined) return null;
-    return store.sessionVersion(record.id).catch(() => undefined);
+    return this.enqueue(async () => ({
+      held: this.record.version,
+      stored: store.sessionVersion!(this.record.id).catch(() => undefined),
+      log: this,
+    }));
   }
 
   /** Re-reads the session row (a primary-key read), and what other writers added if they moved on. */

@@ -5,6 +5,7 @@ import type { Entry } from '../model/entry.js';
 import type { TokenEstimate } from '../tokens/index.js';
 import { compactsWhileCold } from './cache-policy.js';
 import type { CompactionOutcome } from './compaction.js';
+import type { VersionRead } from './log.js';
 import { largestMessage } from './oversize.js';
 import type { PruneOutcome } from './prune.js';
 import type { GuardedContext } from './step-context.js';
@@ -137,17 +138,8 @@ export async function prepareTurn<F extends ContextFormat>(
   };
 }
 
-/** A version read begun before a turn was prepared, and what it is compared with. */
-export interface VersionRead {
-  /** The stored version (undefined: no session, or the read failed). */
-  stored: Promise<number | undefined>;
-  /** The held record's version when the read began. */
-  held: number;
-  log: { readonly record: { readonly version: number }; refresh(): Promise<void> };
-}
-
 /**
- * A turn prepared while the stored version was read (Log.storedVersion), kept when that version
+ * A turn prepared while the stored version was read (Log.versionRead), kept when that version
  * is the held one: the one held when the read began (nobody wrote since), or the one this turn's
  * own writes left (the read came after them, and nobody wrote in between; a version is never
  * reused). Otherwise another writer had moved on: the turn is prepared again after a refresh,

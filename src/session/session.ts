@@ -269,9 +269,8 @@ export class Session implements SessionHandle {
   async prepare<F extends ContextFormat = 'ai-sdk'>(input: PrepareInput<F> = {}): Promise<Prepared<F>> {
     // Where the store reads a version alone (Postgres), that round trip runs while the turn is
     // prepared; a turn prepared on a record another writer had moved on from is prepared again.
-    const held = this.log.record.version;
-    const stored = this.log.storedVersion();
-    if (stored === null) await this.log.refresh();
+    const read = await this.log.versionRead();
+    if (read === null) await this.log.refresh();
     if (this.config.windowFallback && !this.fallbackWarned) {
       this.fallbackWarned = true;
       const { model, budget } = this.config;
@@ -285,9 +284,9 @@ export class Session implements SessionHandle {
       this.overheadRaw = overheadOf(this.config.estimator, system, this.sentContext.tools);
     }
     const prepared =
-      stored === null
+      read === null
         ? await prepareTurn(this, input, system)
-        : await preparedFresh({ stored, held, log: this.log }, () => prepareTurn(this, input, system));
+        : await preparedFresh(read, () => prepareTurn(this, input, system));
     const { activeTokens: logRaw, pivotId } = this.log.record.state;
     this.lastPrepared = { logRaw, overheadRaw: this.overheadRaw, pivotId };
     return prepared;

@@ -207,6 +207,25 @@ describe('the check before a turn on a store that reads a version alone', () => 
     );
   });
 
+  it('reads the version once the writes asked for before prepare() are done, and sends them', async () => {
+    const shared = memoryStore();
+    const versioned = {
+      ...shared,
+      // A slow write: still under way when prepare() is called.
+      append: async (...args: Parameters<typeof shared.append>) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return shared.append(...args);
+      },
+      sessionVersion: async (id: string) => (await shared.getSession(id))?.version,
+    };
+    const session = await openSession(versioned, 's', opts);
+    await session.append(user('first'));
+    const late = session.append(user('not awaited'));
+    const { messages } = await session.prepare({ format: 'openai' });
+    expect(JSON.stringify(messages)).toContain('not awaited');
+    await late;
+  });
+
   it('keeps a turn whose own prune landed before the version was read, and what it pruned', async () => {
     const shared = memoryStore();
     let reads = 0;
