@@ -10,6 +10,18 @@ const reachable = await pgReachable();
 const pool = new pg.Pool({ connectionString: PG_URL, max: 3 });
 const { fresh, dropAll } = schemaTracker(pool);
 
+/** A store in a new schema whose session 's1' holds one message of `text`. */
+async function storeWithText(text: string) {
+  const schema = fresh();
+  const store = postgresStore({ pool, schema });
+  const record = sessionRecord('s1');
+  await store.createSession(record);
+  const [entry] = textEntries('s1', 1);
+  const message = { ...entry!, message: { ...entry!.message, parts: [{ type: 'text' as const, text }] } };
+  await store.append([message], commitAfter(record, [message]));
+  return { schema, store };
+}
+
 describe.skipIf(!reachable)('postgres schema', () => {
   afterAll(async () => {
     await dropAll();
@@ -81,16 +93,7 @@ describe.skipIf(!reachable)('postgres schema', () => {
   });
 
   it('an append writes no entry into the word index and compresses a long message with lz4; a search indexes it', async () => {
-    const schema = fresh();
-    const store = postgresStore({ pool, schema });
-    const record = sessionRecord('s1');
-    await store.createSession(record);
-    const [entry] = textEntries('s1', 1);
-    const long = {
-      ...entry!,
-      message: { ...entry!.message, parts: [{ type: 'text' as const, text: 'wombat '.repeat(2_000) }] },
-    };
-    await store.append([long], commitAfter(record, [long]));
+    const { schema, store } = await storeWithText('wombat '.repeat(2_000));
     const indexed = () =>
       pool
         .query(`SELECT count(*)::int AS n FROM "${schema}".entries WHERE search IS NOT NULL`)
@@ -145,17 +148,7 @@ describe.skipIf(!reachable)('postgres schema', () => {
   });
 
   it("finds a phrase deep in a long entry by its words, where Postgres's positions stop", async () => {
-    const schema = fresh();
-    const store = postgresStore({ pool, schema });
-    const record = sessionRecord('s1');
-    await store.createSession(record);
-    const [entry] = textEntries('s1', 1);
-    const long = `${'filler '.repeat(20_000)}the quokka handler`;
-    const deep = {
-      ...entry!,
-      message: { ...entry!.message, parts: [{ type: 'text' as const, text: long }] },
-    };
-    await store.append([deep], commitAfter(record, [deep]));
+    const { store } = await storeWithText(`${'filler '.repeat(20_000)}the quokka handler`);
     expect((await store.search('"quokka handler"')).map((h) => h.entryId)).toEqual(['s1-e0']);
     expect((await store.search('quokka')).map((h) => h.snippet)).toEqual([
       expect.stringContaining('«quokka»'),
