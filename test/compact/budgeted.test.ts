@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { summarizeExtractive } from '../../src/compact/extractive.js';
 import { buildSummaryRequest } from '../../src/compact/input.js';
 import { isNothingToCompact, planCompaction } from '../../src/compact/plan.js';
+import { syntheticSession } from '../../src/demo/synthetic.js';
 import type { Message } from '../../src/model/message.js';
 import { entries, estimator } from './helpers.js';
 
@@ -109,5 +110,19 @@ describe('budgeted extractive summaries (properties)', () => {
     // Neither only the start nor only the end: the first and the last quarter are both quoted.
     expect(Math.min(...days)).toBeLessThan(10);
     expect(Math.max(...days)).toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe('the search for the room that fits a budget', () => {
+  it('ends a few tokens under a large budget on a long coding session', () => {
+    const messages = [...syntheticSession({ messages: 20_000, seed: 11 })];
+    const total = messages.reduce((a, m) => a + estimator.message(m), 0);
+    for (const budget of [12_000, 40_000]) {
+      expect(total).toBeGreaterThan(4 * budget);
+      const used = estimator.text(summarize(messages, budget).text);
+      expect(used).toBeLessThanOrEqual(budget);
+      // Halving the room from the first overrun ended 48 short here, hundreds on a 68,000-token budget.
+      expect(used).toBeGreaterThanOrEqual(budget - 30);
+    }
   });
 });
