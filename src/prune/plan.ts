@@ -91,6 +91,24 @@ export function planPruneScan(newestFirst: Iterable<Entry>, opts: ResolvedPruneO
 }
 
 /**
+ * Whether entries appended after a plan was made leave that plan as it was, so that a turn need
+ * not scan the window again. They do when none of them starts a turn, ends a scan (a pivot, a
+ * summary, a marked part) or is anything but a message, and at least the newest turn is protected:
+ * they then fall in that turn, which the scan skips, and every older entry is met with the turns,
+ * window and candidates it was met with before. A long run of steps under one request (an agent
+ * working alone for hours) is planned once, not once per step over a window that keeps growing.
+ */
+export function appendsKeepPlan(appended: readonly Entry[], opts: ResolvedPruneOptions): boolean {
+  if (opts.protectTurns < 1) return false;
+  for (const entry of appended) {
+    if (entry.kind !== 'message' || isPivotOrSummary(entry)) return false;
+    if (startsPruneTurn(entry.message, opts.turnCounting)) return false;
+    if (entry.message.parts.some((p) => p.type === 'tool' && p.compactedAt !== undefined)) return false;
+  }
+  return true;
+}
+
+/**
  * Whether a part belongs to the protect window, given the eligible tokens `seenNewer` of the
  * parts after it. Once one part falls outside, every older one does too (the total only grows).
  */

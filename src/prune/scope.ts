@@ -10,13 +10,17 @@ import type { Entry } from '../model/entry.js';
  * reading newest first, a turn costs what became eligible since the last prune, not the window.
  */
 export class PruneScope {
-  private readonly pivotAt: number;
+  /** Found on the first read: a turn whose plan still holds reads nothing. */
+  private pivot: number | undefined;
 
   constructor(
     private readonly active: readonly Entry[],
     private readonly older: readonly Entry[] = [],
-  ) {
-    this.pivotAt = active.findLastIndex((e) => e.kind === 'compaction');
+  ) {}
+
+  private get pivotAt(): number {
+    this.pivot ??= this.active.findLastIndex((e) => e.kind === 'compaction');
+    return this.pivot;
   }
 
   *newestFirst(): Generator<Entry> {

@@ -1,11 +1,13 @@
 import type { Entry } from '../model/entry.js';
 import { isFinishedTool } from '../model/parts.js';
 import {
+  appendsKeepPlan,
   applyPrune,
   type PrunePlan,
   PruneScope,
   planPrune,
   planPruneScan,
+  type ResolvedPruneOptions,
   shouldPlanPrune,
   withUpdates,
 } from '../prune/index.js';
@@ -17,6 +19,32 @@ import type { StepContext } from './step-context.js';
 export interface PruneCheck {
   total: number;
   nextSeq: number;
+  /** The plan that check made and the window it read, kept while only appends follow (see heldPlan). */
+  planned?: PlannedOver;
+}
+
+/** A batch's plan, with the window array it was made over and how far into it that went. */
+interface PlannedOver {
+  plan: PrunePlan;
+  active: readonly Entry[];
+  length: number;
+  last: Entry | undefined;
+  config: ResolvedPruneOptions;
+}
+
+/**
+ * The last batch's plan when it still holds: the same window array (a write that changes or drops
+ * entries makes a new one; appends push onto it), the same newest entry where it ended, and the
+ * entries appended since leave it as it was (appendsKeepPlan). Null: plan again.
+ */
+function heldPlan(
+  held: PlannedOver | undefined,
+  active: readonly Entry[],
+  config: ResolvedPruneOptions,
+): PrunePlan | null {
+  if (held === undefined || held.active !== active || held.config !== config) return null;
+  if (active.length < held.length || active[held.length - 1] !== held.last) return null;
+  return appendsKeepPlan(active.slice(held.length), config) ? held.plan : null;
 }
 
 export interface PruneInput extends StepContext {
@@ -72,10 +100,13 @@ export async function runPrune(
   const wholeLog = !opts.batch && config.mode === 'erase' && config.onSummary === 'skip';
   const older = wholeLog ? await olderThanWindow(session) : [];
   let outcome: PruneOutcome | null = null;
+  let kept: PlannedOver | undefined;
   await session.log.mutate((record, active) => {
+    kept = undefined;
     const from = record.state.activeFromSeq;
     const scope = new PruneScope(active, older.length > 0 ? older.filter((e) => e.seq < from) : []);
-    const planned = planPruneScan(scope.newestFirst(), config);
+    const held = opts.batch ? heldPlan(memo?.planned, active, config) : null;
+    const planned = held ?? planPruneScan(scope.newestFirst(), config);
     // A per-turn batch applies what the cost rules choose (the plan, the older turns' outputs, or
     // nothing while it would cost more in invalidated cache than it saves).
     const chosen = opts.batch ? batchToApply({ ...cacheInput(), active }, scope, config, planned) : planned;
@@ -100,6 +131,7 @@ export async function runPrune(
     const scanned =
       wholeLog && (record.state.erasedBelowSeq ?? 0) !== erasedBelowSeq ? { erasedBelowSeq } : {};
     if (chosen === null || !plan.prune || plan.marks.length === 0) {
+      if (opts.batch) kept = { plan: planned, active, length: active.length, last: active.at(-1), config };
       return Object.keys(scanned).length > 0 ? { append: [], state: { ...record.state, ...scanned } } : null;
     }
     const byId = scope.find(new Set(plan.marks.map((m) => m.entryId)));
@@ -121,7 +153,8 @@ export async function runPrune(
     return { update: updates, state };
   });
   const { record } = session.log;
-  return { outcome, checkedAt: { total: record.state.unprunedToolTokens, nextSeq: record.nextSeq } };
+  const checkedAt = { total: record.state.unprunedToolTokens, nextSeq: record.nextSeq };
+  return { outcome, checkedAt: kept === undefined ? checkedAt : { ...checkedAt, planned: kept } };
 }
 
 /** Entries below the window that no whole-log scan has seen yet. */

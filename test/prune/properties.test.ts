@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Entry } from '../../src/model/entry.js';
-import { applyPrune, planPrune, shouldPlanPrune, withUpdates } from '../../src/prune/index.js';
+import {
+  appendsKeepPlan,
+  applyPrune,
+  PruneScope,
+  planPrune,
+  planPruneScan,
+  shouldPlanPrune,
+  withUpdates,
+} from '../../src/prune/index.js';
 import { historyArb, optionsArb } from './arbitraries.js';
 import { estimator, marked } from './helpers.js';
 import { eligible, isSummaryEntry, protectedFrom, referencePlan, scanStart } from './oracle.js';
@@ -135,5 +143,25 @@ describe('planPrune over random histories', () => {
       }),
       runs,
     );
+  });
+});
+
+describe('a plan kept while only appends follow', () => {
+  it('is the plan a new scan of the longer window makes, whenever appendsKeepPlan says it holds', () => {
+    let held = 0;
+    fc.assert(
+      fc.property(historyArb, optionsArb, fc.nat(), (entries, opts, cut) => {
+        // Mostly a few entries appended, as between two turns; sometimes many.
+        const k = cut % 4 === 0 ? 1 + (cut % (entries.length - 1)) : entries.length - 1 - (cut % 4);
+        const appended = entries.slice(k);
+        if (!appendsKeepPlan(appended, opts)) return;
+        held++;
+        const scan = (list: readonly Entry[]) => planPruneScan(new PruneScope(list).newestFirst(), opts);
+        expect(scan(entries)).toEqual(scan(entries.slice(0, k)));
+      }),
+      { numRuns: 2_000 },
+    );
+    // Enough of the random splits are appends the plan survives to say something.
+    expect(held).toBeGreaterThan(300);
   });
 });
