@@ -86,7 +86,13 @@ export async function runPrune(
     estimate: session.estimate(),
   });
   const due = shouldPlanPrune(total, config) || staleCheckDue(cacheInput());
-  if (opts.batch && (!due || unchanged)) return { outcome: null };
+  if (opts.batch && (!due || unchanged)) {
+    // A plan over a window array the log has since replaced is never kept again: let it go.
+    const gone = memo?.planned !== undefined && memo.planned.active !== session.log.active;
+    return gone
+      ? { outcome: null, checkedAt: { total: memo.total, nextSeq: memo.nextSeq } }
+      : { outcome: null };
+  }
   // A per-turn batch prunes what is held (a window held in part is about to be compacted); a
   // prune asked for outright covers the whole window.
   if (!opts.batch) await session.log.loadWhole();
