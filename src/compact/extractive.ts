@@ -77,8 +77,8 @@ function nextRoom(probe: Probe, last: Probe | undefined, fits: number, overruns:
   const measured = last === undefined ? 0 : (probe.excess - last.excess) / (probe.room - last.room);
   const slope = measured >= 0.5 && measured <= 2 ? measured : 1;
   const step = Math.round(probe.room - (probe.excess + CLOSE_ENOUGH / 2) / slope);
-  if (step > fits && step < overruns) return step;
-  return Number.isFinite(overruns) ? Math.floor((fits + overruns) / 2) : Math.max(step, fits + 1);
+  // Before any overrun every step lands above the last fit: halving needs both bounds.
+  return step > fits && step < overruns ? step : Math.floor((fits + overruns) / 2);
 }
 
 /** The synchronous core, for callers (benchmarks, presets) that need no Promise. */

@@ -13,7 +13,6 @@ export interface VersionRead {
   held: number;
   /** The stored version (undefined: no session, or the read failed). */
   stored: Promise<number | undefined>;
-  log: { readonly record: { readonly version: number }; refresh(): Promise<void> };
 }
 
 /** One write: new entries, or replaced parts, plus the session state after it. */
@@ -153,7 +152,6 @@ export class Log {
     return this.enqueue(async () => ({
       held: this.record.version,
       stored: store.sessionVersion!(this.record.id).catch(() => undefined),
-      log: this,
     }));
   }
 

@@ -148,6 +148,7 @@ export async function prepareTurn<F extends ContextFormat>(
  */
 export async function preparedFresh<R extends { compaction: unknown; pruned: unknown }>(
   read: VersionRead,
+  log: { readonly record: { readonly version: number }; refresh(): Promise<void> },
   prepare: () => Promise<R>,
 ): Promise<R> {
   const first = await prepare().then(
@@ -155,11 +156,11 @@ export async function preparedFresh<R extends { compaction: unknown; pruned: unk
     (error: unknown) => ({ error }),
   );
   const stored = await read.stored;
-  if (stored !== undefined && (stored === read.held || stored === read.log.record.version)) {
+  if (stored !== undefined && (stored === read.held || stored === log.record.version)) {
     if ('error' in first) throw first.error;
     return first.value;
   }
-  await read.log.refresh();
+  await log.refresh();
   const again = await prepare();
   if (!('value' in first)) return again;
   return {

@@ -29,7 +29,6 @@ interface PlannedOver {
   active: readonly Entry[];
   length: number;
   last: Entry | undefined;
-  config: ResolvedPruneOptions;
 }
 
 /**
@@ -42,7 +41,7 @@ function heldPlan(
   active: readonly Entry[],
   config: ResolvedPruneOptions,
 ): PrunePlan | null {
-  if (held === undefined || held.active !== active || held.config !== config) return null;
+  if (held === undefined || held.active !== active) return null;
   if (active.length < held.length || active[held.length - 1] !== held.last) return null;
   return appendsKeepPlan(active.slice(held.length), config) ? held.plan : null;
 }
@@ -137,7 +136,7 @@ export async function runPrune(
     const scanned =
       wholeLog && (record.state.erasedBelowSeq ?? 0) !== erasedBelowSeq ? { erasedBelowSeq } : {};
     if (chosen === null || !plan.prune || plan.marks.length === 0) {
-      if (opts.batch) kept = { plan: planned, active, length: active.length, last: active.at(-1), config };
+      if (opts.batch) kept = { plan: planned, active, length: active.length, last: active.at(-1) };
       return Object.keys(scanned).length > 0 ? { append: [], state: { ...record.state, ...scanned } } : null;
     }
     const byId = scope.find(new Set(plan.marks.map((m) => m.entryId)));

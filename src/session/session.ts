@@ -286,7 +286,7 @@ export class Session implements SessionHandle {
     const prepared =
       read === null
         ? await prepareTurn(this, input, system)
-        : await preparedFresh(read, () => prepareTurn(this, input, system));
+        : await preparedFresh(read, this.log, () => prepareTurn(this, input, system));
     const { activeTokens: logRaw, pivotId } = this.log.record.state;
     this.lastPrepared = { logRaw, overheadRaw: this.overheadRaw, pivotId };
     return prepared;
