@@ -9,47 +9,54 @@ export interface Word {
   quoted: boolean;
 }
 
+/** The words and commands read so far (a class rather than closures: shellSegments runs per call). */
+class Segments {
+  readonly segments: Word[][] = [];
+  private words: Word[] = [];
+  word = '';
+  quoted = false;
+  inWord = false;
+
+  endWord(): void {
+    if (this.inWord) this.words.push({ text: this.word, quoted: this.quoted });
+    this.word = '';
+    this.quoted = false;
+    this.inWord = false;
+  }
+
+  endSegment(): void {
+    this.endWord();
+    if (this.words.length > 0) this.segments.push(this.words);
+    this.words = [];
+  }
+}
+
 export function shellSegments(line: string): Word[][] {
-  const segments: Word[][] = [];
-  let words: Word[] = [];
-  let word = '';
-  let quoted = false;
-  let inWord = false;
-  const endWord = () => {
-    if (inWord) words.push({ text: word, quoted });
-    word = '';
-    quoted = false;
-    inWord = false;
-  };
-  const endSegment = () => {
-    endWord();
-    if (words.length > 0) segments.push(words);
-    words = [];
-  };
+  const s = new Segments();
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
     if (c === "'" || c === '"') {
       const close = line.indexOf(c, i + 1);
       const end = close < 0 ? line.length : close;
-      word += line.slice(i + 1, end);
-      quoted = true;
-      inWord = true;
+      s.word += line.slice(i + 1, end);
+      s.quoted = true;
+      s.inWord = true;
       i = end;
     } else if (c === '\\' && i + 1 < line.length) {
-      word += line[++i];
-      inWord = true;
-    } else if (c === ' ' || c === '\t') endWord();
+      s.word += line[++i];
+      s.inWord = true;
+    } else if (c === ' ' || c === '\t') s.endWord();
     else if (c === '\n' || c === ';' || c === '|' || c === '&') {
       // `2>&1` and `&>` are redirections, not separators.
       if (c === '&' && (line[i - 1] === '>' || line[i + 1] === '>')) {
-        word += c;
-        inWord = true;
-      } else endSegment();
+        s.word += c;
+        s.inWord = true;
+      } else s.endSegment();
     } else {
-      word += c;
-      inWord = true;
+      s.word += c;
+      s.inWord = true;
     }
   }
-  endSegment();
-  return segments;
+  s.endSegment();
+  return s.segments;
 }

@@ -4,7 +4,7 @@ import { messageText } from '../model/message.js';
 import type { ToolPart } from '../model/parts.js';
 import { toolOutputText } from '../tokens/estimator.js';
 import { callFailed, FAILURE_SEPARATOR, toolLabel } from './facts.js';
-import { callDirectory, commandKind, rejectedCall } from './handover/calls.js';
+import { type CommandKind, callDirectory, commandKind, rejectedCall } from './handover/calls.js';
 import { type FileUse, notePaths, type PathNote, realFiles } from './handover/files.js';
 import { type TodoItem, TrackerLedger, todoList, type WrittenPlan, writtenPlan } from './handover/todos.js';
 import type { KeyValue } from './handover/types.js';
@@ -111,21 +111,38 @@ const TRACKERS = /\b(?:bd|beads|gh)\s/;
 const READING_TOOLS =
   /^(?:read|glob|grep|ls|view|read_file|read_many_files|list_directory|search_file_content|glob_search|web_?fetch|web_?search|task|agent|notebookread|todowrite|todoread|update_plan|write_todos|write|edit|multiedit|notebookedit|write_file|replace|edit_file|create_file|apply_patch|str_replace_based_edit_tool|str_replace_editor)$/i;
 
+/** The label of a call, or of a poll named after the background command that owns it. */
+function valueSource(p: ToolPart, owner: string | undefined): string {
+  return owner === undefined ? toolLabel(p) : toolLabel({ ...p, name: 'Bash', input: { command: owner } });
+}
+
 /**
  * The values a successful output holds (see valuesIn). A poll's output is its background
- * command's: judged by that command, and named after it.
+ * command's: judged by that command, and named after it. `kinds` keeps each command's kind:
+ * agents run the same few commands again and again.
  */
 function noteValues(
   a: SpanAnalysis,
   p: ToolPart,
   command: string | undefined,
   owner: string | undefined,
+  kinds: Map<string, CommandKind>,
 ): void {
   const run = command ?? owner;
-  const significant = run !== undefined ? commandKind(run) !== 'read' : !READING_TOOLS.test(p.name);
-  const label = () =>
-    owner === undefined ? toolLabel(p) : toolLabel({ ...p, name: 'Bash', input: { command: owner } });
-  for (const v of valuesIn(toolOutputText(p), label, significant)) a.values.push(v);
+  let significant: boolean;
+  if (run === undefined) significant = !READING_TOOLS.test(p.name);
+  else {
+    let kind = kinds.get(run);
+    if (kind === undefined) {
+      kind = commandKind(run);
+      kinds.set(run, kind);
+    }
+    significant = kind !== 'read';
+  }
+  const found = valuesIn(toolOutputText(p), significant);
+  if (found.length === 0) return;
+  const source = valueSource(p, owner);
+  for (const { value, kind } of found) a.values.push({ value, kind, source });
 }
 
 /**
@@ -167,6 +184,7 @@ export function analyzeSpan(
   const workdirs = new Map<string, number>();
   const tracker = new OutcomeTracker();
   const parsed = new PathNotes();
+  const kinds = new Map<string, CommandKind>();
   for (const f of previous?.failedCommands ?? []) tracker.carry(f);
   for (const [id, label] of carriedPairs(previous, 'background')) tracker.carryBackground(id, label);
   let lastCalls: ToolPart[] = [];
@@ -228,7 +246,7 @@ export function analyzeSpan(
         const plan = writtenPlan(p);
         if (plan) a.plans.set(plan.path, plan);
         if (command !== undefined && TRACKERS.test(command)) a.trackers.note(command, p);
-        if (!failed && p.state === 'completed') noteValues(a, p, command, owner);
+        if (!failed && p.state === 'completed') noteValues(a, p, command, owner, kinds);
       }
       const text = messageText(m).trim();
       if (text !== '') addMessage(a, span, i, turn, 'assistant', text);

@@ -77,17 +77,18 @@ function scanned(output: string): string {
   return wrapped ? text.replace(WRAPPER, '') : text;
 }
 
+/** A value an output holds; the caller names its source (most outputs hold none). */
+export type FoundValue = Omit<KeyValue, 'source'>;
+
 /**
  * The values an output holds, strongest kinds first, at most a few. A call that changed or ran
  * something (`significant`) is read at its start and end whatever its length; a reading call
  * (a file's content, a search, a listing) only when its output is short: a long one is data.
  */
-export function valuesIn(output: string, source: string | (() => string), significant: boolean): KeyValue[] {
+export function valuesIn(output: string, significant: boolean): FoundValue[] {
   if (!significant && output.length > SHORT) return [];
   const text = scanned(output);
-  const found = new Map<string, KeyValue>();
-  // The source is named once a value is found: most outputs hold none.
-  let named: string | undefined;
+  const found = new Map<string, FoundValue>();
   for (const [kind, re, needs] of PATTERNS) {
     if (needs !== undefined && !needs(text)) continue;
     re.lastIndex = 0;
@@ -100,8 +101,7 @@ export function valuesIn(output: string, source: string | (() => string), signif
         if (value.length < 2 || found.has(value) || (kind === 'url' && NOISE_URL.test(value))) continue;
         // A URL already kept as a PR or an issue is not a plain URL again.
         if (kind === 'url' && [...found.keys()].some((v) => v.startsWith(value))) continue;
-        named ??= typeof source === 'string' ? source : source();
-        found.set(value, { value, kind, source: named });
+        found.set(value, { value, kind });
       }
       if (found.size >= PER_OUTPUT * 2) break;
     }
