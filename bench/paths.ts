@@ -162,18 +162,41 @@ export async function compactionCycle(sessions: Sessions, kind: StoreKind): Prom
   };
 }
 
-/** The extractive summarizer, timed: what of a compaction is the summary itself. */
+/**
+ * The extractive summarizer, timed: what of a compaction is the summary itself. A span it reads
+ * a page at a time (Summarizer.readSpan) is timed as it is read and when it is summarized.
+ */
 function timed(inner: Summarizer, spent: { micros: number }): Summarizer {
+  const time = <T>(work: () => T): T => {
+    const t0 = performance.now();
+    try {
+      return work();
+    } finally {
+      spent.micros += (performance.now() - t0) * 1000;
+    }
+  };
+  const timeAsync = async <T>(work: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await work();
+    } finally {
+      spent.micros += (performance.now() - t0) * 1000;
+    }
+  };
+  const readSpan = inner.readSpan?.bind(inner);
   return {
-    ...inner,
-    async summarize(request, signal) {
-      const t0 = performance.now();
-      try {
-        return await inner.summarize(request, signal);
-      } finally {
-        spent.micros += (performance.now() - t0) * 1000;
-      }
-    },
+    name: inner.name,
+    summarize: (request, signal) => timeAsync(() => inner.summarize(request, signal)),
+    ...(readSpan && {
+      readSpan(previous) {
+        const summary = readSpan(previous);
+        return {
+          read: (entries) => time(() => summary.read(entries)),
+          heldTokens: () => summary.heldTokens(),
+          summarize: (request, signal) => timeAsync(() => summary.summarize(request, signal)),
+        };
+      },
+    }),
   };
 }
 

@@ -14,8 +14,8 @@ import { handoverBudget, type RenderedHandover, renderHandover } from './handove
 import type { SummaryRequest } from './input.js';
 import { prepareUnits } from './select.js';
 import { resumableChooser } from './select-resume.js';
-import { analyzeSpan } from './span.js';
-import { type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
+import { analyzeSpan, type SpanAnalysis, SpanReader } from './span.js';
+import { type SpanSummary, type Summarizer, SummaryRejectedError, type SummaryResult } from './summarizer.js';
 import { TextMemo } from './text-memo.js';
 
 export interface ExtractiveOptions {
@@ -38,19 +38,30 @@ export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarize
   const estimator = options.estimator ?? heuristicEstimator();
   // The chunks of a long window each re-read the running summary's excerpts: read once, here.
   const memo = new TextMemo();
+  const summarize = (request: SummaryRequest, analysis: SpanAnalysis | undefined, signal?: AbortSignal) => {
+    if (signal?.aborted)
+      throw new SummaryRejectedError('aborted', 'aborted before summarizing', { cause: signal.reason });
+    const budget = request.budget?.tokens ?? options.summaryTokens ?? 4_000;
+    try {
+      const count = request.budget?.count;
+      const lines = count === undefined ? undefined : request.budget?.countLines;
+      return summarizeExtractive(request, budget, estimator, count, memo, lines, analysis);
+    } finally {
+      memo.turn();
+    }
+  };
   return {
     name: 'extractive',
     async summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult> {
-      if (signal?.aborted)
-        throw new SummaryRejectedError('aborted', 'aborted before summarizing', { cause: signal.reason });
-      const budget = request.budget?.tokens ?? options.summaryTokens ?? 4_000;
-      try {
-        const count = request.budget?.count;
-        const lines = count === undefined ? undefined : request.budget?.countLines;
-        return summarizeExtractive(request, budget, estimator, count, memo, lines);
-      } finally {
-        memo.turn();
-      }
+      return summarize(request, undefined, signal);
+    },
+    readSpan(previous: PivotDetails | undefined): SpanSummary {
+      const reader = new SpanReader(previous);
+      return {
+        read: (entries) => reader.read(entries),
+        heldTokens: () => reader.heldTokens(),
+        summarize: async (request, signal) => summarize(request, reader.finish(request.plan.toKeep), signal),
+      };
     },
   };
 }
@@ -89,10 +100,12 @@ export function summarizeExtractive(
   count: (text: string) => number = estimator.text,
   texts: TextMemo = new TextMemo(),
   countLines: (lines: readonly string[]) => number = (lines) => count(lines.join('\n')),
+  /** The span's analysis when it was read elsewhere (Summarizer.readSpan). */
+  read?: SpanAnalysis,
 ): SummaryResult {
   const { plan } = request;
   const previous = plan.previousPivot?.pivot.details;
-  const analysis = analyzeSpan(plan.toSummarize, previous, plan.toKeep);
+  const analysis = read ?? analyzeSpan(plan.toSummarize, previous, plan.toKeep);
   const { handover, details } = handoverAndDetails({
     span: plan.toSummarize,
     ...(previous ? { previous } : {}),

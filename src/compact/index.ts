@@ -15,6 +15,7 @@ export * from './paths.js';
 export * from './plan.js';
 export { latestRequestAt, requestText } from './requests.js';
 export * from './span.js';
+export * from './streamed-plan.js';
 export * from './summarizer.js';
 export * from './summary-call.js';
 export * from './target.js';

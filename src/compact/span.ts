@@ -15,7 +15,7 @@ import { homeOf, inferCwd, type PathBase } from './path-normal.js';
 import { shellCommand } from './paths.js';
 import { requestText } from './requests.js';
 import type { UnitContext } from './salience.js';
-import { turnRanges } from './turns.js';
+import { isTurnStart } from './turns.js';
 
 export type { FileUse } from './handover/files.js';
 
@@ -92,15 +92,6 @@ function carriedPairs(details: PivotDetails | undefined, key: string): Array<[st
 
 const PAUSE_MS = 3_600_000;
 
-/** The first working directory the transcript recorded in the span: where the session started. */
-function recordedCwd(span: readonly MessageEntry[]): string | undefined {
-  for (const entry of span) {
-    const cwd = entry.message.metadata?.cwd;
-    if (typeof cwd === 'string' && cwd.startsWith('/')) return cwd;
-  }
-  return undefined;
-}
-
 /** Commands of issue trackers the handover follows (see TrackerLedger). */
 const TRACKERS = /\b(?:bd|beads|gh)\s/;
 
@@ -155,7 +146,18 @@ export function analyzeSpan(
   previous?: PivotDetails,
   tail: readonly MessageEntry[] = [],
 ): SpanAnalysis {
-  const a: SpanAnalysis = {
+  const reader = new SpanReader(previous);
+  reader.read(span);
+  return reader.finish(tail);
+}
+
+/**
+ * analyzeSpan as a fold: a span read a page at a time (a window too long to hold, streamed from
+ * its store) gives the same analysis as the whole span read at once, and each page can be let go
+ * once read. Positions are counted from the span's first entry.
+ */
+export class SpanReader {
+  private readonly a: SpanAnalysis = {
     messages: [],
     turns: [],
     userTexts: [],
@@ -167,7 +169,7 @@ export function analyzeSpan(
     lastAssistant: '',
     lastActions: [],
     base: {},
-    multiDay: span.length > 0 && dayOf(span[0]!.createdAt) !== dayOf(span.at(-1)!.createdAt),
+    multiDay: false,
     rejected: [],
     lastRequestAt: -1,
     lastAssistantAt: -1,
@@ -179,108 +181,154 @@ export function analyzeSpan(
     background: [],
   };
   // The notes of repeated calls are the same objects: where each was made is kept beside them.
-  const notes: PathNote[] = [];
-  const notedAt: number[] = [];
-  const workdirs = new Map<string, number>();
-  const tracker = new OutcomeTracker();
-  const parsed = new PathNotes();
-  const kinds = new Map<string, CommandKind>();
-  for (const f of previous?.failedCommands ?? []) tracker.carry(f);
-  for (const [id, label] of carriedPairs(previous, 'background')) tracker.carryBackground(id, label);
-  let lastCalls: ToolPart[] = [];
+  private readonly notes: PathNote[] = [];
+  private readonly notedAt: number[] = [];
+  private readonly workdirs = new Map<string, number>();
+  private readonly tracker = new OutcomeTracker();
+  private readonly parsed = new PathNotes();
+  private readonly kinds = new Map<string, CommandKind>();
+  private lastCalls: ToolPart[] = [];
+  private readonly carriedCwd: string | undefined;
   // The directory relative paths start from: the one the transcript recorded last (Claude Code
   // records it on every line, so a `cd` the agent made is seen), an explicit one per call first.
-  const carriedCwd = typeof previous?.extra?.cwd === 'string' ? previous.extra.cwd : undefined;
-  let here = carriedCwd;
-  turnRanges(span).forEach(({ start, end }, turn) => {
-    const digest: TurnDigest = { request: -1, tools: new Map(), pending: 0 };
-    for (let i = start; i < end; i++) {
-      const entry = span[i]!;
-      const m = entry.message;
-      const recorded = m.metadata?.cwd;
-      if (typeof recorded === 'string' && recorded.startsWith('/')) here = recorded;
-      if (m.role === 'user') {
-        const text = requestText(entry);
-        if (text === '') continue;
-        if (digest.request < 0) digest.request = a.userTexts.length;
-        a.userTexts.push(text);
-        a.lastRequestAt = i;
-        a.callsSinceRequest = 0;
-        addMessage(a, span, i, turn, 'user', text);
+  private here: string | undefined;
+  /** The first directory the transcript recorded: where the session started. */
+  private firstCwd: string | undefined;
+  private digest: TurnDigest | undefined;
+  private turn = -1;
+  /** Entries read so far: the next one's position. */
+  private length = 0;
+  private firstAt = 0;
+  private lastAt = 0;
+  /** Characters of the texts the digests hold. */
+  private heldChars = 0;
+
+  constructor(previous?: PivotDetails) {
+    for (const f of previous?.failedCommands ?? []) this.tracker.carry(f);
+    for (const [id, label] of carriedPairs(previous, 'background')) this.tracker.carryBackground(id, label);
+    this.carriedCwd = typeof previous?.extra?.cwd === 'string' ? previous.extra.cwd : undefined;
+    this.here = this.carriedCwd;
+  }
+
+  /** About how many tokens of the texts read the analysis holds (four characters to a token). */
+  heldTokens(): number {
+    return Math.ceil(this.heldChars / 4);
+  }
+
+  /** Reads the span's next entries, in log order. */
+  read(entries: readonly MessageEntry[]): void {
+    for (const entry of entries) this.readEntry(entry);
+  }
+
+  private readEntry(entry: MessageEntry): void {
+    const { a, tracker } = this;
+    const i = this.length++;
+    if (i === 0) this.firstAt = entry.createdAt;
+    this.lastAt = entry.createdAt;
+    if (i === 0 || isTurnStart(entry)) {
+      if (this.digest !== undefined) a.turns.push(this.digest);
+      this.digest = { request: -1, tools: new Map(), pending: 0 };
+      this.turn++;
+    }
+    const digest = this.digest!;
+    const m = entry.message;
+    const recorded = m.metadata?.cwd;
+    if (typeof recorded === 'string' && recorded.startsWith('/')) {
+      this.here = recorded;
+      this.firstCwd ??= recorded;
+    }
+    if (m.role === 'user') {
+      const text = requestText(entry);
+      if (text === '') return;
+      if (digest.request < 0) digest.request = a.userTexts.length;
+      a.userTexts.push(text);
+      a.lastRequestAt = i;
+      a.callsSinceRequest = 0;
+      addMessage(a, entry, i, this.turn, 'user', text);
+      this.heldChars += text.length;
+      return;
+    }
+    if (m.role !== 'assistant') return;
+    const calls: ToolPart[] = [];
+    for (const p of m.parts) {
+      if (p.type !== 'tool') continue;
+      calls.push(p);
+      const failed = callFailed(p);
+      noteCall(a, digest, p, failed);
+      const command = shellCommand(p);
+      if (p.state === 'pending' || p.state === 'running') {
+        digest.pending++;
+        a.pendingCalls.push(toolLabel(p));
         continue;
       }
-      if (m.role !== 'assistant') continue;
-      const calls: ToolPart[] = [];
-      for (const p of m.parts) {
-        if (p.type !== 'tool') continue;
-        calls.push(p);
-        const failed = callFailed(p);
-        noteCall(a, digest, p, failed);
-        const command = shellCommand(p);
-        if (p.state === 'pending' || p.state === 'running') {
-          digest.pending++;
-          a.pendingCalls.push(toolLabel(p));
-          continue;
-        }
-        if (rejectedCall(p)) {
-          a.rejected.push(callTitle(p) ?? toolLabel(p));
-          continue;
-        }
-        const explicit = callDirectory(p, command);
-        const dir =
-          explicit === undefined || (!explicit.startsWith('/') && here !== undefined)
-            ? relativeTo(here, explicit)
-            : explicit;
-        const identity = callIdentity(p, command);
-        const input =
-          command === undefined && typeof p.input === 'string' ? `${p.name}\u0000${p.input}` : identity;
-        for (const n of parsed.of(p, command, failed, dir, input)) {
-          notes.push(n);
-          notedAt.push(i);
-        }
-        if (explicit?.startsWith('/')) workdirs.set(explicit, (workdirs.get(explicit) ?? 0) + 1);
-        const owner = tracker.ownerOf(p);
-        tracker.note(p, i, identity);
-        const list = todoList(p);
-        if (list) a.todos = { source: p.name, items: list };
-        const plan = writtenPlan(p);
-        if (plan) a.plans.set(plan.path, plan);
-        if (command !== undefined && TRACKERS.test(command)) a.trackers.note(command, p);
-        if (!failed && p.state === 'completed') noteValues(a, p, command, owner, kinds);
+      if (rejectedCall(p)) {
+        a.rejected.push(callTitle(p) ?? toolLabel(p));
+        continue;
       }
-      const text = messageText(m).trim();
-      if (text !== '') addMessage(a, span, i, turn, 'assistant', text);
-      if (text !== '' || calls.length > 0) {
-        a.lastAssistant = text;
-        a.lastAssistantAt = i;
-        lastCalls = calls;
+      const explicit = callDirectory(p, command);
+      const dir =
+        explicit === undefined || (!explicit.startsWith('/') && this.here !== undefined)
+          ? relativeTo(this.here, explicit)
+          : explicit;
+      const identity = callIdentity(p, command);
+      const input =
+        command === undefined && typeof p.input === 'string' ? `${p.name}\u0000${p.input}` : identity;
+      for (const n of this.parsed.of(p, command, failed, dir, input)) {
+        this.notes.push(n);
+        this.notedAt.push(i);
       }
+      if (explicit?.startsWith('/')) this.workdirs.set(explicit, (this.workdirs.get(explicit) ?? 0) + 1);
+      const owner = tracker.ownerOf(p);
+      tracker.note(p, i, identity);
+      const list = todoList(p);
+      if (list) a.todos = { source: p.name, items: list };
+      const plan = writtenPlan(p);
+      if (plan) a.plans.set(plan.path, plan);
+      if (command !== undefined && TRACKERS.test(command)) a.trackers.note(command, p);
+      if (!failed && p.state === 'completed') noteValues(a, p, command, owner, this.kinds);
     }
-    a.turns.push(digest);
-  });
-  readMessageHeaders(a);
-  tail.forEach((entry, i) => {
-    if (entry.message.role !== 'assistant') return;
-    for (const p of entry.message.parts) if (p.type === 'tool') tracker.settle(p, span.length + i);
-  });
-  a.outcomes = tracker.outcomes();
-  a.background = tracker.openBackground();
-  a.lastActions = lastCalls.map((p) => toolLabel(p, 200));
-  const mostUsedWorkdir = [...workdirs].sort((x, y) => y[1] - x[1])[0]?.[0];
-  // Files are named relative to where the session started, the same way from one summary to the next.
-  const cwd =
-    carriedCwd ??
-    recordedCwd(span) ??
-    mostUsedWorkdir ??
-    inferCwd(notes.filter((n) => n.dir === undefined).map((n) => n.path));
-  a.base = cwd === undefined ? {} : { cwd, home: homeOf(cwd) };
-  a.files = realFiles(notes, a.base);
-  const since = realFiles(
-    notes.filter((n, k) => notedAt[k]! >= a.lastRequestAt && n.modified && !n.failed),
-    a.base,
-  );
-  a.modifiedSinceRequest = [...since.keys()].filter((f) => a.files.get(f)?.modified === true);
-  return a;
+    const text = messageText(m).trim();
+    if (text !== '') {
+      addMessage(a, entry, i, this.turn, 'assistant', text);
+      this.heldChars += text.length;
+    }
+    if (text !== '' || calls.length > 0) {
+      a.lastAssistant = text;
+      a.lastAssistantAt = i;
+      this.lastCalls = calls;
+    }
+  }
+
+  /** The analysis of everything read, with `tail` settling what it fixed. Call once. */
+  finish(tail: readonly MessageEntry[] = []): SpanAnalysis {
+    const { a, tracker, notes, notedAt } = this;
+    if (this.digest !== undefined) a.turns.push(this.digest);
+    this.digest = undefined;
+    a.multiDay = this.length > 0 && dayOf(this.firstAt) !== dayOf(this.lastAt);
+    readMessageHeaders(a);
+    tail.forEach((entry, i) => {
+      if (entry.message.role !== 'assistant') return;
+      for (const p of entry.message.parts) if (p.type === 'tool') tracker.settle(p, this.length + i);
+    });
+    a.outcomes = tracker.outcomes();
+    a.background = tracker.openBackground();
+    a.lastActions = this.lastCalls.map((p) => toolLabel(p, 200));
+    const mostUsedWorkdir = [...this.workdirs].sort((x, y) => y[1] - x[1])[0]?.[0];
+    // Files are named relative to where the session started, the same way from one summary to the next.
+    const cwd =
+      this.carriedCwd ??
+      this.firstCwd ??
+      mostUsedWorkdir ??
+      inferCwd(notes.filter((n) => n.dir === undefined).map((n) => n.path));
+    a.base = cwd === undefined ? {} : { cwd, home: homeOf(cwd) };
+    a.files = realFiles(notes, a.base);
+    const since = realFiles(
+      notes.filter((n, k) => notedAt[k]! >= a.lastRequestAt && n.modified && !n.failed),
+      a.base,
+    );
+    a.modifiedSinceRequest = [...since.keys()].filter((f) => a.files.get(f)?.modified === true);
+    return a;
+  }
 }
 
 /**
@@ -374,13 +422,12 @@ function dayOf(ms: number): string {
 
 function addMessage(
   a: SpanAnalysis,
-  span: readonly MessageEntry[],
+  entry: MessageEntry,
   i: number,
   turn: number,
   role: 'user' | 'assistant',
   text: string,
 ): void {
-  const entry = span[i]!;
   const prev = a.messages.at(-1);
   const name = entry.message.metadata?.name;
   const opens = prev === undefined || entry.createdAt - prev.at >= PAUSE_MS;

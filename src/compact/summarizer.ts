@@ -1,4 +1,4 @@
-import type { PivotDetails } from '../model/entry.js';
+import type { MessageEntry, PivotDetails } from '../model/entry.js';
 import { CompactionError } from './errors.js';
 import type { SummaryRequest } from './input.js';
 
@@ -17,6 +17,25 @@ export interface Summarizer {
   name: string;
   /** Model id when a model produces the summary. */
   model?: string;
+  summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult>;
+  /**
+   * Optional: a summary of a span read a page at a time, on top of the previous pivot's
+   * `details`. A window too long to hold (a never-compacted import) is then streamed through it
+   * and each page let go once read; a summarizer without it is given the span a chunk at a time.
+   */
+  readSpan?(previous: PivotDetails | undefined): SpanSummary;
+}
+
+/** A summary fed its span a page at a time (see Summarizer.readSpan). */
+export interface SpanSummary {
+  /** Reads the span's next messages, in log order. */
+  read(entries: readonly MessageEntry[]): void;
+  /** About how many tokens of what was read the summary still holds: what bounds a span's length. */
+  heldTokens(): number;
+  /**
+   * The summary of everything read. The request's plan holds no entries to summarize (they were
+   * read here), only the figures and the previous pivot. Called once.
+   */
   summarize(request: SummaryRequest, signal?: AbortSignal): Promise<SummaryResult>;
 }
 

@@ -6,7 +6,10 @@ import {
   type NothingToCompact,
   type PlanOptions,
   planCompaction,
+  StreamedSpanPlan,
   type SummaryBudget,
+  type SummaryRequest,
+  type SummaryResult,
 } from '../compact/index.js';
 import { buildCompactionEntry } from '../model/build.js';
 import { type CompactionEntry, type Entry, isMessageEntry, type MessageEntry } from '../model/entry.js';
@@ -17,7 +20,9 @@ import { pagesForward } from './window-read.js';
  * Model windows of entries summarized per chunk: each chunk re-chooses the running summary's
  * excerpts, a cost that does not shrink with the chunk, so fewer, larger chunks summarize a
  * 100,000-entry window in 13 steps instead of 52 (7 s instead of 11 s) while one chunk's text stays
- * a few tens of MB in memory.
+ * a few tens of MB in memory. A summarizer that reads the span itself is bounded by what it holds
+ * of its reading instead, the same number of tokens: a coding session's tool outputs are let go
+ * once read, and 100,000 of its messages make one summary.
  */
 const CHUNK_WINDOWS = 40;
 
@@ -32,7 +37,8 @@ export interface ChunkOptions {
  * The compaction plan of a window held only in part (Log `whole` false: a never-compacted import
  * far larger than the model's window). The part not held is streamed from the store a page at a
  * time and summarized in chunks, each summary carried into the next as its previous pivot, so a
- * million-entry window compacts in bounded memory and each row is read once. The plan is then
+ * million-entry window compacts in bounded memory and each row is read once. A summarizer with
+ * `readSpan` reads the pages itself, and each page can be let go once read. The plan is then
  * made as usual over the held tail, with that running summary as the previous pivot. Nothing is
  * written here: a failed chunk leaves the session as it was.
  */
@@ -43,33 +49,105 @@ export async function planHeldInPart(
 ): Promise<CompactionPlan | NothingToCompact> {
   const { log } = session;
   const { id, state } = log.record;
-  const chunkTokens = CHUNK_WINDOWS * session.config.budget.contextWindow || Number.POSITIVE_INFINITY;
+  const pages = pagesForward(log.store, id, state.activeFromSeq, log.heldFromSeq);
   let running = await latestPivot(session);
-  let chunk: MessageEntry[] = [];
-  let tokens = 0;
-  // Entries to stream, by seq: what a progress display counts against.
-  const total = Math.max(0, log.heldFromSeq - state.activeFromSeq);
-  let read = 0;
-  for await (const page of pagesForward(log.store, id, state.activeFromSeq, log.heldFromSeq)) {
-    read += page.length;
-    session.events.emit('compaction:progress', { read, total });
-    for (const entry of page) {
-      if (entry.kind !== 'message' || isMarkerOnly(entry)) continue;
-      chunk.push(entry);
-      tokens += entry.tokens;
-      if (tokens < chunkTokens) continue;
-      running = await summarizeChunk(session, running, chunk, opts);
-      chunk = [];
-      tokens = 0;
-    }
-  }
-  if (chunk.length > 0) running = await summarizeChunk(session, running, chunk, opts);
+  running = session.config.summarizer.readSpan
+    ? await summarizeRead(session, running, pages, opts)
+    : await summarizeChunks(session, running, pages, opts);
   const held = log.active.filter(isMessageEntry);
   const window: Entry[] = running === null ? held : [running, ...held];
   const plan = planCompaction(window, options);
   // The held tail is one turn that must be kept whole: summarize it too rather than keep the
   // window as large as it is.
   return isNothingToCompact(plan) && running !== null ? planCompaction(window, { keepNone: true }) : plan;
+}
+
+/** Entries to stream, by seq: what a progress display counts against. */
+function progress(session: StepContext): (page: readonly Entry[]) => void {
+  const { heldFromSeq, record } = session.log;
+  const total = Math.max(0, heldFromSeq - record.state.activeFromSeq);
+  let read = 0;
+  return (page) => {
+    read += page.length;
+    session.events.emit('compaction:progress', { read, total });
+  };
+}
+
+/** The messages of a page a summary reads (marker-only requests are no conversation). */
+function pageMessages(page: readonly Entry[]): MessageEntry[] {
+  return page.filter((e): e is MessageEntry => e.kind === 'message' && !isMarkerOnly(e));
+}
+
+/** The span given whole, a chunk at a time, each chunk's summary the next one's previous pivot. */
+async function summarizeChunks(
+  session: StepContext,
+  first: CompactionEntry | null,
+  pages: AsyncIterable<Entry[]>,
+  opts: ChunkOptions,
+): Promise<CompactionEntry | null> {
+  const chunkTokens = CHUNK_WINDOWS * session.config.budget.contextWindow || Number.POSITIVE_INFINITY;
+  const seen = progress(session);
+  let running = first;
+  let chunk: MessageEntry[] = [];
+  let tokens = 0;
+  for await (const page of pages) {
+    seen(page);
+    for (const entry of pageMessages(page)) {
+      chunk.push(entry);
+      tokens += entry.tokens;
+      if (tokens < chunkTokens) continue;
+      const plan = planCompaction(running === null ? chunk : [running, ...chunk], { keepNone: true });
+      if (!isNothingToCompact(plan)) running = await summarizeSpan(session, plan, entry.seq, opts, summarize);
+      chunk = [];
+      tokens = 0;
+    }
+  }
+  if (chunk.length === 0) return running;
+  const plan = planCompaction(running === null ? chunk : [running, ...chunk], { keepNone: true });
+  return isNothingToCompact(plan)
+    ? running
+    : summarizeSpan(session, plan, chunk.at(-1)!.seq, opts, summarize);
+
+  function summarize(request: SummaryRequest): Promise<SummaryResult> {
+    return session.config.summarizer.summarize(request, opts.signal);
+  }
+}
+
+/**
+ * The span read by the summarizer itself (Summarizer.readSpan), a page at a time, so that each
+ * page is let go once read: a new summary starts only when what the last one holds of its reading
+ * reaches a chunk's size.
+ */
+async function summarizeRead(
+  session: StepContext,
+  first: CompactionEntry | null,
+  pages: AsyncIterable<Entry[]>,
+  opts: ChunkOptions,
+): Promise<CompactionEntry | null> {
+  const readSpan = session.config.summarizer.readSpan!.bind(session.config.summarizer);
+  const heldCap = CHUNK_WINDOWS * session.config.budget.contextWindow || Number.POSITIVE_INFINITY;
+  const seen = progress(session);
+  let running = first;
+  let summary = readSpan(running?.pivot.details);
+  let plan = new StreamedSpanPlan(running);
+  const close = async () => {
+    const made = plan.plan();
+    if (made !== null)
+      running = await summarizeSpan(session, made, plan.lastSeq, opts, (r) =>
+        summary.summarize(r, opts.signal),
+      );
+    summary = readSpan(running?.pivot.details);
+    plan = new StreamedSpanPlan(running);
+  };
+  for await (const page of pages) {
+    seen(page);
+    const messages = pageMessages(page);
+    summary.read(messages);
+    plan.read(messages);
+    if (summary.heldTokens() >= heldCap) await close();
+  }
+  await close();
+  return running;
 }
 
 async function latestPivot(session: StepContext): Promise<CompactionEntry | null> {
@@ -81,15 +159,15 @@ async function latestPivot(session: StepContext): Promise<CompactionEntry | null
   return entry?.kind === 'compaction' ? entry : null;
 }
 
-/** One chunk summarized on top of the running summary: the next running summary (never stored). */
-async function summarizeChunk(
+/** A span summarized on top of the running summary: the next running summary (never stored). */
+async function summarizeSpan(
   session: StepContext,
-  running: CompactionEntry | null,
-  chunk: MessageEntry[],
+  plan: CompactionPlan,
+  /** The seq of the span's last entry, which the summary stands in for. */
+  seq: number,
   opts: ChunkOptions,
-): Promise<CompactionEntry | null> {
-  const plan = planCompaction(running === null ? chunk : [running, ...chunk], { keepNone: true });
-  if (isNothingToCompact(plan)) return running;
+  summarize: (request: SummaryRequest) => Promise<SummaryResult>,
+): Promise<CompactionEntry> {
   const { summarizer, estimator, compaction } = session.config;
   const request = buildSummaryRequest(plan, {
     instructions: opts.instructions,
@@ -97,13 +175,13 @@ async function summarizeChunk(
     appendix: compaction.appendix,
     ...(opts.budget ? { budget: opts.budget } : {}),
   });
-  const result = await summarizer.summarize(request, opts.signal);
+  const result = await summarize(request);
   opts.signal?.throwIfAborted();
-  const last = chunk.at(-1)!;
+  const through = plan.summarizedThroughId;
   return buildCompactionEntry(
     {
       summary: result.text,
-      summarizedThroughId: plan.summarizedThroughId,
+      summarizedThroughId: through,
       firstKeptId: null,
       tokensBefore: plan.tokensBefore,
       tokensAfter: 0,
@@ -111,9 +189,9 @@ async function summarizeChunk(
       summarizer: summarizer.name,
       ...(summarizer.model === undefined ? {} : { model: summarizer.model }),
       details: result.details,
-      previousPivotId: running?.id ?? null,
+      previousPivotId: plan.previousPivot?.id ?? null,
     },
-    { sessionId: session.id, seq: last.seq, parentId: last.id, id: `${last.id}~summary` },
+    { sessionId: session.id, seq, parentId: through, id: `${through}~summary` },
     estimator,
   );
 }

@@ -26,8 +26,8 @@ const PLANTED = 'Never push to the release branch without a signed tag.';
 const OPTIONS: SessionOptions = { model: 'bench', limits: { contextWindow: 20_000, maxOutput: 2_000 } };
 
 /** An imported, never-compacted session, written straight to the store. */
-async function imported(store: Store): Promise<void> {
-  const messages = [...syntheticSession({ messages: SIZE, seed: 3 })];
+async function imported(store: Store, size = SIZE): Promise<void> {
+  const messages = [...syntheticSession({ messages: size, seed: 3 })];
   messages[0] = { role: 'user', parts: [{ type: 'text', text: PLANTED }] };
   const entries = buildLog(messages, heuristicEstimator(), 'big');
   const last = entries.at(-1)!;
@@ -132,6 +132,94 @@ describe('a window far larger than the model is opened and compacted in bounded 
       },
     });
     await expect(session.compact()).rejects.toThrow('rate limited');
+    expect(await store.getSession('big')).toStrictEqual(before);
+    expect((await store.loadFrom('big', 0)).length).toBe(SIZE);
+  });
+
+  it('a summarizer that reads the span itself writes the pivot one given the span whole writes', async () => {
+    // 600 messages (~620k tokens): one chunk either way (40 windows of 20k), 30 model windows.
+    const pivots = [];
+    for (const reads of [true, false]) {
+      const store = memoryStore();
+      await imported(store, 600);
+      const inner = extractiveSummarizer();
+      const summarizer = reads ? inner : { name: inner.name, summarize: inner.summarize };
+      const session = await openSession(store, 'big', { ...OPTIONS, compaction: { summarizer } });
+      expect(() => session.activeEntries()).toThrow(WindowNotHeldError);
+      expect((await session.compact()).status).toBe('compacted');
+      const pivot = (await store.loadFrom('big', 0)).at(-1)!;
+      if (pivot.kind !== 'compaction') throw new Error('expected a pivot');
+      // The running summary is dated when it is made: its quoted lines carry that time.
+      const excerpts = pivot.pivot.details.extra?.excerpts as Array<[string, number, string, number]>;
+      pivots.push({ ...pivot.pivot, excerpts: excerpts.map(([who, , text, value]) => [who, text, value]) });
+    }
+    expect(pivots[0]!.details.constraints).toContain(PLANTED);
+    expect(pivots[0]!.excerpts.length).toBeGreaterThan(10);
+    expect({ ...pivots[0], details: undefined }).toEqual({ ...pivots[1], details: undefined });
+    const { extra: _a, ...details0 } = pivots[0]!.details;
+    const { extra: _b, ...details1 } = pivots[1]!.details;
+    expect(details0).toEqual(details1);
+  });
+
+  it('a span read by the summarizer starts a new summary when what it holds reaches a chunk, and carries each into the next', async () => {
+    const store = memoryStore();
+    await imported(store);
+    const inner = extractiveSummarizer();
+    const summaries: number[] = [];
+    const session = await openSession(store, 'big', {
+      ...OPTIONS,
+      compaction: {
+        summarizer: {
+          name: 'extractive',
+          summarize: inner.summarize,
+          readSpan(previous) {
+            const read = inner.readSpan!(previous);
+            let entries = 0;
+            return {
+              read(page) {
+                entries += page.length;
+                read.read(page);
+              },
+              // As if each message held 2,000 tokens: 400 messages fill the 800,000 of a chunk.
+              heldTokens: () => entries * 2_000,
+              summarize(request, signal) {
+                summaries.push(entries);
+                return read.summarize(request, signal);
+              },
+            };
+          },
+        },
+      },
+    });
+    expect((await session.compact()).status).toBe('compacted');
+    // Pages of 1,000 entries, each over the bound: one summary a page, then the held tail's.
+    expect(summaries.length).toBeGreaterThanOrEqual(2);
+    expect(summaries.slice(0, -1).every((n) => n >= 400)).toBe(true);
+    const pivot = (await store.loadFrom('big', 0)).at(-1)!;
+    if (pivot.kind !== 'compaction') throw new Error('expected a pivot');
+    expect(pivot.pivot.details.constraints).toContain(PLANTED);
+    expect(pivot.pivot.summary).toContain(PLANTED);
+  });
+
+  it('a summarizer reading the span that fails leaves the session exactly as it was', async () => {
+    const store = memoryStore();
+    await imported(store);
+    const before = await store.getSession('big');
+    const inner = extractiveSummarizer();
+    const session = await openSession(store, 'big', {
+      ...OPTIONS,
+      compaction: {
+        summarizer: {
+          name: 'flaky',
+          summarize: inner.summarize,
+          readSpan(previous) {
+            const read = inner.readSpan!(previous);
+            return { ...read, summarize: async () => Promise.reject(new Error('out of memory')) };
+          },
+        },
+      },
+    });
+    await expect(session.compact()).rejects.toThrow('out of memory');
     expect(await store.getSession('big')).toStrictEqual(before);
     expect((await store.loadFrom('big', 0)).length).toBe(SIZE);
   });
