@@ -16,6 +16,7 @@ export { type LlmSummarizerOptions, llmSummarizer } from './compact/llm.js';
 export { isContextOverflowError } from './compact/overflow-error.js';
 export type { PlanOptions } from './compact/plan.js';
 export {
+  type SpanSummary,
   type Summarizer,
   SummaryRejectedError,
   type SummaryRejection,

@@ -110,7 +110,7 @@ function valueSource(p: ToolPart, owner: string | undefined): string {
 /**
  * The values a successful output holds (see valuesIn). A poll's output is its background
  * command's: judged by that command, and named after it. `kinds` keeps each command's kind:
- * agents run the same few commands again and again.
+ * agents run the same few commands again and again. Returns the characters the values hold.
  */
 function noteValues(
   a: SpanAnalysis,
@@ -118,7 +118,7 @@ function noteValues(
   command: string | undefined,
   owner: string | undefined,
   kinds: Map<string, CommandKind>,
-): void {
+): number {
   const run = command ?? owner;
   let significant: boolean;
   if (run === undefined) significant = !READING_TOOLS.test(p.name);
@@ -131,9 +131,14 @@ function noteValues(
     significant = kind !== 'read';
   }
   const found = valuesIn(toolOutputText(p), significant);
-  if (found.length === 0) return;
+  if (found.length === 0) return 0;
   const source = valueSource(p, owner);
-  for (const { value, kind } of found) a.values.push({ value, kind, source });
+  let chars = 0;
+  for (const { value, kind } of found) {
+    a.values.push({ value, kind, source });
+    chars += value.length + source.length;
+  }
+  return chars;
 }
 
 /**
@@ -200,7 +205,7 @@ export class SpanReader {
   private length = 0;
   private firstAt = 0;
   private lastAt = 0;
-  /** Characters of the texts the digests hold. */
+  /** Characters of the texts the digests and the values hold. */
   private heldChars = 0;
 
   constructor(previous?: PivotDetails) {
@@ -210,7 +215,7 @@ export class SpanReader {
     this.here = this.carriedCwd;
   }
 
-  /** About how many tokens of the texts read the analysis holds (four characters to a token). */
+  /** About how many tokens of what it read the analysis holds: texts and values (four characters to a token). */
   heldTokens(): number {
     return Math.ceil(this.heldChars / 4);
   }
@@ -285,7 +290,7 @@ export class SpanReader {
       const plan = writtenPlan(p);
       if (plan) a.plans.set(plan.path, plan);
       if (command !== undefined && TRACKERS.test(command)) a.trackers.note(command, p);
-      if (!failed && p.state === 'completed') noteValues(a, p, command, owner, this.kinds);
+      if (!failed && p.state === 'completed') this.heldChars += noteValues(a, p, command, owner, this.kinds);
     }
     const text = messageText(m).trim();
     if (text !== '') {

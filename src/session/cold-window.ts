@@ -6,6 +6,7 @@ import {
   type NothingToCompact,
   type PlanOptions,
   planCompaction,
+  type SpanSummary,
   StreamedSpanPlan,
   type SummaryBudget,
   type SummaryRequest,
@@ -124,29 +125,34 @@ async function summarizeRead(
   pages: AsyncIterable<Entry[]>,
   opts: ChunkOptions,
 ): Promise<CompactionEntry | null> {
-  const readSpan = session.config.summarizer.readSpan!.bind(session.config.summarizer);
+  const { summarizer } = session.config;
   const heldCap = CHUNK_WINDOWS * session.config.budget.contextWindow || Number.POSITIVE_INFINITY;
   const seen = progress(session);
   let running = first;
-  let summary = readSpan(running?.pivot.details);
-  let plan = new StreamedSpanPlan(running);
-  const close = async () => {
-    const made = plan.plan();
-    if (made !== null)
-      running = await summarizeSpan(session, made, plan.lastSeq, opts, (r) =>
-        summary.summarize(r, opts.signal),
-      );
-    summary = readSpan(running?.pivot.details);
-    plan = new StreamedSpanPlan(running);
+  let reading: { summary: SpanSummary; plan: StreamedSpanPlan } | undefined;
+  const close = async (read: { summary: SpanSummary; plan: StreamedSpanPlan }) => {
+    const made = read.plan.plan();
+    if (made === null) return;
+    running = await summarizeSpan(session, made, read.plan.lastSeq, opts, (r) =>
+      read.summary.summarize(r, opts.signal),
+    );
   };
   for await (const page of pages) {
+    // No summary is made for many pages: a compaction cancelled meanwhile stops here.
+    opts.signal?.throwIfAborted();
     seen(page);
+    reading ??= {
+      summary: summarizer.readSpan!(running?.pivot.details),
+      plan: new StreamedSpanPlan(running),
+    };
     const messages = pageMessages(page);
-    summary.read(messages);
-    plan.read(messages);
-    if (summary.heldTokens() >= heldCap) await close();
+    reading.summary.read(messages);
+    reading.plan.read(messages);
+    if (reading.summary.heldTokens() < heldCap) continue;
+    await close(reading);
+    reading = undefined;
   }
-  await close();
+  if (reading) await close(reading);
   return running;
 }
 

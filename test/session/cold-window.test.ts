@@ -224,6 +224,22 @@ describe('a window far larger than the model is opened and compacted in bounded 
     expect((await store.loadFrom('big', 0)).length).toBe(SIZE);
   });
 
+  it('a compaction cancelled while the span streams stops at the next page and writes nothing', async () => {
+    const store = memoryStore();
+    await imported(store);
+    const before = await store.getSession('big');
+    const session = await openSession(store, 'big', OPTIONS);
+    const controller = new AbortController();
+    const pages: number[] = [];
+    session.on('compaction:progress', ({ read }) => {
+      pages.push(read);
+      if (read >= 1_000) controller.abort(new Error('user cancelled'));
+    });
+    await expect(session.compact({ signal: controller.signal })).rejects.toThrow('user cancelled');
+    expect(pages).toEqual([1_000]);
+    expect(await store.getSession('big')).toStrictEqual(before);
+  });
+
   it('loadWindow reads the part not held, so the whole window can be inspected', async () => {
     const store = memoryStore();
     await imported(store);
