@@ -3,12 +3,12 @@
  * existing history, then steady calls), a whole compaction cycle turn by turn, and compaction with
  * the summarizer's own share.
  */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { condenseMiddleware } from '../src/ai-sdk.js';
-import { extractiveSummarizer } from '../src/compact/extractive.js';
-import type { Summarizer } from '../src/compact/summarizer.js';
 import { renderContext } from '../src/context/index.js';
 import { syntheticSession } from '../src/demo/synthetic.js';
 import { toV3Prompt } from '../src/integrations/ai-sdk/prompt-out.js';
@@ -163,46 +163,11 @@ export async function compactionCycle(sessions: Sessions, kind: StoreKind): Prom
 }
 
 /**
- * The extractive summarizer, timed: what of a compaction is the summary itself. A span it reads
- * a page at a time (Summarizer.readSpan) is timed as it is read and when it is summarized.
- */
-function timed(inner: Summarizer, spent: { micros: number }): Summarizer {
-  const time = <T>(work: () => T): T => {
-    const t0 = performance.now();
-    try {
-      return work();
-    } finally {
-      spent.micros += (performance.now() - t0) * 1000;
-    }
-  };
-  const timeAsync = async <T>(work: () => Promise<T>): Promise<T> => {
-    const t0 = performance.now();
-    try {
-      return await work();
-    } finally {
-      spent.micros += (performance.now() - t0) * 1000;
-    }
-  };
-  const readSpan = inner.readSpan?.bind(inner);
-  return {
-    name: inner.name,
-    summarize: (request, signal) => timeAsync(() => inner.summarize(request, signal)),
-    ...(readSpan && {
-      readSpan(previous) {
-        const summary = readSpan(previous);
-        return {
-          read: (entries) => time(() => summary.read(entries)),
-          heldTokens: () => summary.heldTokens(),
-          summarize: (request, signal) => timeAsync(() => summary.summarize(request, signal)),
-        };
-      },
-    }),
-  };
-}
-
-/**
  * The first compaction of a never-compacted window of `size` messages, from opening the session,
- * and how much of it the extractive summarizer took.
+ * and how much of it the extractive summarizer took: `runs` of them in a process of their own
+ * (bench/compaction-child.ts), as a user's process opens and compacts a session. In the bench's
+ * own process the rows before (a 100,000-message session held in memory) leave a heap that V8
+ * lets grow to 1.7 GB before collecting it, and the first SQLite runs after them took twice as long.
  */
 export async function compactionSplit(
   sessions: Sessions,
@@ -210,23 +175,20 @@ export async function compactionSplit(
   size: number,
   runs: number,
 ): Promise<TurnRow[]> {
-  const totals: number[] = [];
-  const summaries: number[] = [];
-  for (let r = 0; r < runs; r++) {
-    const store = await sessions.store(kind, size);
-    const spent = { micros: 0 };
-    const t0 = performance.now();
-    const session = await openSession(store, 's', {
-      ...REAL,
-      compaction: { summarizer: timed(extractiveSummarizer({ estimator: heuristicEstimator() }), spent) },
-    });
-    await session.compact({});
-    totals.push((performance.now() - t0) * 1000);
-    summaries.push(spent.micros);
-    await store.close();
-  }
+  const template = kind === 'sqlite' ? [await sessions.template(size)] : [];
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', CHILD, kind, String(size), String(runs), ...template],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
+  );
+  const { totals, summaries } = JSON.parse(out.trim().split('\n').at(-1)!) as {
+    totals: number[];
+    summaries: number[];
+  };
   return [
     { name: 'open + first compaction (extractive)', store: kind, size, medianMicros: median(totals) },
     { name: '… of which the extractive summary', store: kind, size, medianMicros: median(summaries) },
   ];
 }
+
+const CHILD = fileURLToPath(new URL('./compaction-child.ts', import.meta.url));

@@ -56,6 +56,11 @@ export class Sessions {
       await fillStore(store, 's', size);
       return store;
     }
+    return sqliteStore({ path: this.copy(await this.template(size)) });
+  }
+
+  /** The SQLite file of a never-compacted session `s` of `size` messages, built once per size. */
+  async template(size: number): Promise<string> {
     let template = this.templates.get(size);
     if (template === undefined) {
       template = join(this.dir, `template-${size}.db`);
@@ -64,9 +69,14 @@ export class Sessions {
       await store.close();
       this.templates.set(size, template);
     }
+    return template;
+  }
+
+  /** A fresh copy of a template, for one use. */
+  copy(template: string): string {
     const path = join(this.dir, `copy-${this.copies++}.db`);
     copyFileSync(template, path);
-    return sqliteStore({ path });
+    return path;
   }
 
   /** Drops the Postgres schemas made for the run. */
