@@ -87,6 +87,7 @@ async function summarizeChunks(
   opts: ChunkOptions,
 ): Promise<CompactionEntry | null> {
   const chunkTokens = CHUNK_WINDOWS * session.config.budget.contextWindow || Number.POSITIVE_INFINITY;
+  const summarize = (request: SummaryRequest) => session.config.summarizer.summarize(request, opts.signal);
   const seen = progress(session);
   let running = first;
   let chunk: MessageEntry[] = [];
@@ -108,10 +109,6 @@ async function summarizeChunks(
   return isNothingToCompact(plan)
     ? running
     : summarizeSpan(session, plan, chunk.at(-1)!.seq, opts, summarize);
-
-  function summarize(request: SummaryRequest): Promise<SummaryResult> {
-    return session.config.summarizer.summarize(request, opts.signal);
-  }
 }
 
 /**
