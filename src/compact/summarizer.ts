@@ -22,6 +22,8 @@ export interface Summarizer {
    * Optional: a summary of a span read a page at a time, on top of the previous pivot's
    * `details`. A window too long to hold (a never-compacted import) is then streamed through it
    * and each page let go once read; a summarizer without it is given the span a chunk at a time.
+   * A wrapper that replaces `summarize` (`{ ...inner, summarize }`) must wrap or drop this too,
+   * or the streamed spans are summarized by the inner summarizer alone.
    */
   readSpan?(previous: PivotDetails | undefined): SpanSummary;
 }
