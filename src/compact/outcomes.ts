@@ -229,8 +229,8 @@ export class OutcomeTracker {
     return [...this.background].map(([id, key]) => [id, this.byKey.get(key)!.label]);
   }
 
-  /** `identity`: callIdentity(part), when the caller has it. */
-  note(part: ToolPart, order: number, identity?: string): void {
+  /** `identity` and `failed`: callIdentity(part) and callFailed(part), when the caller has them. */
+  note(part: ToolPart, order: number, identity?: string, failed = callFailed(part)): void {
     if (part.state === 'pending' || part.state === 'running') return;
     const id = pollId(part);
     const owner = id === undefined ? undefined : this.background.get(id);
@@ -241,8 +241,8 @@ export class OutcomeTracker {
       const code = Number(exited[1]);
       // The exit is the command's: a search that found nothing is no failure, as if it ran in front.
       const command = this.byKey.get(owner)!.command ?? '';
-      const failed = code !== 0 && !rejectedCall(part) && !noMatchExit(command, code, output);
-      this.record(owner, part, failed, code, order);
+      const exitFailed = code !== 0 && !rejectedCall(part) && !noMatchExit(command, code, output);
+      this.record(owner, part, exitFailed, code, order);
       this.background.delete(id!);
       return;
     }
@@ -255,7 +255,7 @@ export class OutcomeTracker {
       this.background.set(started[1]!, key);
       return;
     }
-    this.record(key, part, callFailed(part), undefined, order);
+    this.record(key, part, failed, undefined, order);
   }
 
   /**

@@ -284,7 +284,7 @@ export class SpanReader {
       }
       if (explicit?.startsWith('/')) this.workdirs.set(explicit, (this.workdirs.get(explicit) ?? 0) + 1);
       const owner = tracker.ownerOf(p);
-      tracker.note(p, i, identity);
+      tracker.note(p, i, identity, failed);
       const list = todoList(p);
       if (list) a.todos = { source: p.name, items: list };
       const plan = writtenPlan(p);
