@@ -72,17 +72,19 @@ async function fresh(run: number): Promise<{ store: Store; dispose(): void }> {
 /** One compaction of a fresh copy of the session: its whole time and the summarizer's, in µs. */
 async function compactOnce(run: number): Promise<[number, number]> {
   const { store, dispose } = await fresh(run);
-  const spent = { micros: 0 };
-  const t0 = performance.now();
-  const session = await openSession(store, 's', {
-    model: 'claude-sonnet-4-5',
-    compaction: { summarizer: timed(extractiveSummarizer({ estimator: heuristicEstimator() }), spent) },
-  });
-  await session.compact({});
-  const total = (performance.now() - t0) * 1000;
-  await store.close();
-  dispose();
-  return [total, spent.micros];
+  try {
+    const spent = { micros: 0 };
+    const t0 = performance.now();
+    const session = await openSession(store, 's', {
+      model: 'claude-sonnet-4-5',
+      compaction: { summarizer: timed(extractiveSummarizer({ estimator: heuristicEstimator() }), spent) },
+    });
+    await session.compact({});
+    return [(performance.now() - t0) * 1000, spent.micros];
+  } finally {
+    await store.close();
+    dispose();
+  }
 }
 
 // A throwaway compaction of a small session first, as the bench's own process warms up its JIT:

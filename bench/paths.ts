@@ -162,6 +162,8 @@ export async function compactionCycle(sessions: Sessions, kind: StoreKind): Prom
   };
 }
 
+const CHILD = fileURLToPath(new URL('./compaction-child.ts', import.meta.url));
+
 /**
  * The first compaction of a never-compacted window of `size` messages, from opening the session,
  * and how much of it the extractive summarizer took: `runs` of them in a process of their own
@@ -190,5 +192,3 @@ export async function compactionSplit(
     { name: '… of which the extractive summary', store: kind, size, medianMicros: median(summaries) },
   ];
 }
-
-const CHILD = fileURLToPath(new URL('./compaction-child.ts', import.meta.url));

@@ -38,14 +38,19 @@ export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarize
   const estimator = options.estimator ?? heuristicEstimator();
   // The chunks of a long window each re-read the running summary's excerpts: read once, here.
   const memo = new TextMemo();
-  const summarize = (request: SummaryRequest, analysis: SpanAnalysis | undefined, signal?: AbortSignal) => {
+  // `read`: the analysis of a span read elsewhere (readSpan), made only if not aborted.
+  const summarize = (
+    request: SummaryRequest,
+    read: (() => SpanAnalysis) | undefined,
+    signal?: AbortSignal,
+  ) => {
     if (signal?.aborted)
       throw new SummaryRejectedError('aborted', 'aborted before summarizing', { cause: signal.reason });
     const budget = request.budget?.tokens ?? options.summaryTokens ?? 4_000;
     try {
       const count = request.budget?.count;
       const lines = count === undefined ? undefined : request.budget?.countLines;
-      return summarizeExtractive(request, budget, estimator, count, memo, lines, analysis);
+      return summarizeExtractive(request, budget, estimator, count, memo, lines, read?.());
     } finally {
       memo.turn();
     }
@@ -60,7 +65,8 @@ export function extractiveSummarizer(options: ExtractiveOptions = {}): Summarize
       return {
         read: (entries) => reader.read(entries),
         heldTokens: () => reader.heldTokens(),
-        summarize: async (request, signal) => summarize(request, reader.finish(request.plan.toKeep), signal),
+        summarize: async (request, signal) =>
+          summarize(request, () => reader.finish(request.plan.toKeep), signal),
       };
     },
   };

@@ -205,8 +205,12 @@ export class SpanReader {
   private length = 0;
   private firstAt = 0;
   private lastAt = 0;
-  /** Characters of the texts the digests and the values hold. */
+  /**
+   * Characters of what it keeps: texts, values, calls' identities and failed calls' outputs,
+   * counted per call with repeats, so never fewer than it keeps.
+   */
   private heldChars = 0;
+  private finished = false;
 
   constructor(previous?: PivotDetails) {
     for (const f of previous?.failedCommands ?? []) this.tracker.carry(f);
@@ -215,13 +219,14 @@ export class SpanReader {
     this.here = this.carriedCwd;
   }
 
-  /** About how many tokens of what it read the analysis holds: texts and values (four characters to a token). */
+  /** About how many tokens of what it read the analysis holds, at most (four characters to a token). */
   heldTokens(): number {
     return Math.ceil(this.heldChars / 4);
   }
 
   /** Reads the span's next entries, in log order. */
   read(entries: readonly MessageEntry[]): void {
+    if (this.finished) throw new Error('SpanReader: read after finish');
     for (const entry of entries) this.readEntry(entry);
   }
 
@@ -276,6 +281,8 @@ export class SpanReader {
           ? relativeTo(this.here, explicit)
           : explicit;
       const identity = callIdentity(p, command);
+      // The calls are remembered by identity (outcomes, paths), a failed one with its output.
+      this.heldChars += identity.length + (failed ? toolOutputText(p).length : 0);
       const input =
         command === undefined && typeof p.input === 'string' ? `${p.name}\u0000${p.input}` : identity;
       for (const n of this.parsed.of(p, command, failed, dir, input)) {
@@ -304,8 +311,10 @@ export class SpanReader {
     }
   }
 
-  /** The analysis of everything read, with `tail` settling what it fixed. Call once. */
+  /** The analysis of everything read, with `tail` settling what it fixed. Once: it ends the reading. */
   finish(tail: readonly MessageEntry[] = []): SpanAnalysis {
+    if (this.finished) throw new Error('SpanReader: finished already');
+    this.finished = true;
     const { a, tracker, notes, notedAt } = this;
     if (this.digest !== undefined) a.turns.push(this.digest);
     this.digest = undefined;

@@ -8,7 +8,8 @@ import { isMarkerOnly, isTurnStart } from './turns.js';
  * The plan of a span summarized as it is read (Summarizer.readSpan) and never held: what
  * planCompaction of [previousPivot, ...span] keeping nothing gives, from figures gathered a page
  * at a time, with no entries in `toSummarize` (the summary read them). Only the newest request
- * and turn opener are kept, for their text.
+ * and turn opener are kept, for their text. A previous pivot that kept a tail is the span's
+ * previous pivot all the same: its tail is in the span, summarized on top of it.
  */
 export class StreamedSpanPlan {
   private tokens = 0;

@@ -98,17 +98,34 @@ async function summarizeChunks(
       chunk.push(entry);
       tokens += entry.tokens;
       if (tokens < chunkTokens) continue;
-      const plan = planCompaction(running === null ? chunk : [running, ...chunk], { keepNone: true });
+      const plan = chunkPlan(running, chunk);
       if (!isNothingToCompact(plan)) running = await summarizeSpan(session, plan, entry.seq, opts, summarize);
       chunk = [];
       tokens = 0;
     }
   }
   if (chunk.length === 0) return running;
-  const plan = planCompaction(running === null ? chunk : [running, ...chunk], { keepNone: true });
+  const plan = chunkPlan(running, chunk);
   return isNothingToCompact(plan)
     ? running
     : summarizeSpan(session, plan, chunk.at(-1)!.seq, opts, summarize);
+}
+
+/**
+ * A chunk's plan on top of the running summary. A stored pivot that kept a tail stands before the
+ * chunk that holds its tail: read as a window, the pivot would be cut off with what it summarized
+ * and its summary lost, so its kept tail counts as summarized here (as StreamedSpanPlan reads it).
+ */
+function chunkPlan(
+  running: CompactionEntry | null,
+  chunk: MessageEntry[],
+): CompactionPlan | NothingToCompact {
+  if (running === null) return planCompaction(chunk, { keepNone: true });
+  const pivot =
+    running.pivot.firstKeptId === null
+      ? running
+      : { ...running, pivot: { ...running.pivot, firstKeptId: null } };
+  return planCompaction([pivot, ...chunk], { keepNone: true });
 }
 
 /**

@@ -51,13 +51,43 @@ const PREVIOUS: PivotDetails = {
   extra: { cwd: '/work/app' },
 };
 
+/** Hours between messages (pauses, other days) and the folders a transcript recorded. */
+const timesAndFolders = (length: number) =>
+  fc.tuple(
+    fc.array(fc.integer({ min: 0, max: 30 }), { minLength: length, maxLength: length }),
+    fc.array(fc.constantFrom(undefined, '/work/app', '/work/app/web', 'relative/dir'), {
+      minLength: length,
+      maxLength: length,
+    }),
+  );
+
+/** The span dated `hours` apart from one another, each message in its recorded folder if any. */
+function placed(
+  span: MessageEntry[],
+  [hours, folders]: [number[], Array<string | undefined>],
+): MessageEntry[] {
+  let at = Date.UTC(2026, 0, 1, 20);
+  return span.map((e, k) => {
+    at += hours[k]! * 3_600_000;
+    const cwd = folders[k];
+    const metadata = cwd === undefined ? e.message.metadata : { ...e.message.metadata, cwd };
+    return {
+      ...e,
+      createdAt: at,
+      message: { ...e.message, ...(metadata ? { metadata } : {}) },
+    } as MessageEntry;
+  });
+}
+
 describe('a span read a page at a time (SpanReader)', () => {
-  it('gives the analysis the whole span gives, for any pages, with or without a previous pivot (property)', () => {
+  it('gives the analysis the whole span gives, for any pages, dates and folders, with or without a previous pivot (property)', () => {
     fc.assert(
       fc.property(
-        historyArb({ maxLength: 30 }).chain((h) => fc.tuple(fc.constant(h), cutsArb(h.length), fc.boolean())),
-        ([history, cuts, carried]) => {
-          const span = entries(history);
+        historyArb({ maxLength: 30 }).chain((h) =>
+          fc.tuple(fc.constant(h), cutsArb(h.length), fc.boolean(), timesAndFolders(h.length)),
+        ),
+        ([history, cuts, carried, where]) => {
+          const span = placed(entries(history), where);
           const previous = carried ? PREVIOUS : undefined;
           const tail = span.slice(-2);
           expect(readInPages(span, cuts, previous, tail)).toEqual(analyzeSpan(span, previous, tail));
@@ -109,7 +139,33 @@ describe('a span read a page at a time (SpanReader)', () => {
         },
       ]),
     );
-    expect(reader.heldTokens()).toBe(200);
+    expect(reader.heldTokens()).toBe(200 + Math.ceil('cat x'.length / 4));
+  });
+
+  it('counts the calls it remembers by their identity, and a failed call with its output', () => {
+    const reader = new SpanReader();
+    const failed = 'Error: '.repeat(1_000);
+    reader.read(
+      entries([
+        {
+          role: 'assistant',
+          parts: [
+            {
+              type: 'tool',
+              callId: 'c1',
+              name: 'bash',
+              input: { command: 'npm test' },
+              state: 'error',
+              error: failed,
+            },
+          ],
+        },
+      ]),
+    );
+    expect(reader.heldTokens()).toBe(Math.ceil(('npm test'.length + failed.length) / 4));
+    reader.finish();
+    expect(() => reader.finish()).toThrow('finished already');
+    expect(() => reader.read([])).toThrow('read after finish');
   });
 });
 

@@ -5,14 +5,16 @@ import {
   isNothingToCompact,
   planCompaction,
   recentGrowth,
+  type Summarizer,
   tailCap,
 } from '../../src/compact/index.js';
 import { validate } from '../../src/context/index.js';
 import { syntheticSession } from '../../src/demo/synthetic.js';
-import { buildLog } from '../../src/model/build.js';
+import { buildCompactionEntry, buildLog } from '../../src/model/build.js';
+import type { Entry, Pivot } from '../../src/model/entry.js';
 import { emptySessionState } from '../../src/model/session.js';
 import { openSession, type SessionOptions } from '../../src/session/index.js';
-import { afterAppend } from '../../src/session/state.js';
+import { stateFromEntries } from '../../src/session/state.js';
 import { WindowNotHeldError } from '../../src/session/window-read.js';
 import { memoryStore } from '../../src/store/index.js';
 import type { Store } from '../../src/store/store.js';
@@ -25,11 +27,39 @@ const SIZE = 2_500;
 const PLANTED = 'Never push to the release branch without a signed tag.';
 const OPTIONS: SessionOptions = { model: 'bench', limits: { contextWindow: 20_000, maxOutput: 2_000 } };
 
-/** An imported, never-compacted session, written straight to the store. */
-async function imported(store: Store, size = SIZE): Promise<void> {
+/** A rule an earlier summary recorded: a summary of the window must carry it on. */
+const CARRIED = 'Always run the migrations before the tests.';
+
+/**
+ * An imported session written straight to the store: never compacted, or (`pivotAfter`) with a
+ * summary after that many messages that kept the last ten of them.
+ */
+async function imported(store: Store, size = SIZE, pivotAfter?: number): Promise<void> {
   const messages = [...syntheticSession({ messages: size, seed: 3 })];
   messages[0] = { role: 'user', parts: [{ type: 'text', text: PLANTED }] };
-  const entries = buildLog(messages, heuristicEstimator(), 'big');
+  let entries: Entry[] = buildLog(messages, heuristicEstimator(), 'big');
+  if (pivotAfter !== undefined) {
+    const before = entries.slice(0, pivotAfter);
+    const last = before.at(-1)!;
+    const pivot = buildCompactionEntry(
+      {
+        summary: `Earlier work. ${CARRIED}`,
+        summarizedThroughId: entries[pivotAfter - 11]!.id,
+        firstKeptId: entries[pivotAfter - 10]!.id,
+        tokensBefore: 1_000,
+        tokensAfter: 100,
+        auto: true,
+        summarizer: 'extractive',
+        details: { filesRead: [], filesModified: [], constraints: [CARRIED] },
+        previousPivotId: null,
+      },
+      { sessionId: 'big', seq: last.seq + 1, parentId: last.id, id: 'big-pivot' },
+      heuristicEstimator(),
+    );
+    const after = entries.slice(pivotAfter).map((e, k) => ({ ...e, seq: pivot.seq + 1 + k }));
+    after[0] = { ...after[0]!, parentId: pivot.id };
+    entries = [...before, pivot, ...after];
+  }
   const last = entries.at(-1)!;
   const record = {
     id: 'big',
@@ -49,7 +79,7 @@ async function imported(store: Store, size = SIZE): Promise<void> {
         expectedVersion: 0,
         headId: last.id,
         nextSeq: last.seq + 1,
-        state: afterAppend(emptySessionState(), entries),
+        state: stateFromEntries(entries, emptySessionState()),
       },
     },
   );
@@ -69,6 +99,17 @@ function counted(store: Store): { store: Store; rows: () => number } {
     },
   });
   return { store: proxy, rows: () => rows };
+}
+
+/** The pivot a compaction of the imported session writes with `summarizer`. */
+async function compactedWith(summarizer: Summarizer): Promise<Pivot> {
+  const store = memoryStore();
+  await imported(store);
+  const session = await openSession(store, 'big', { ...OPTIONS, compaction: { summarizer } });
+  expect((await session.compact()).status).toBe('compacted');
+  const pivot = (await store.loadFrom('big', 0)).at(-1)!;
+  if (pivot.kind !== 'compaction') throw new Error('expected a pivot');
+  return pivot.pivot;
 }
 
 describe('a window far larger than the model is opened and compacted in bounded memory', () => {
@@ -108,9 +149,26 @@ describe('a window far larger than the model is opened and compacted in bounded 
     if (isNothingToCompact(whole) || pivot.kind !== 'compaction') throw new Error('expected a pivot');
     expect(pivot.pivot.firstKeptId).toBe(whole.firstKeptId);
     expect(pivot.pivot.previousPivotId).toBeNull();
-    // The chunks' summaries carried the first entry's rule all the way to the pivot.
+    // The streamed span's summary carried the first entry's rule all the way to the pivot.
     expect(pivot.pivot.details.constraints).toContain(PLANTED);
     expect(pivot.pivot.summary).toContain(PLANTED);
+  });
+
+  it('a summarizer that cannot read the span is given it in chunks, each summary carried into the next', async () => {
+    const inner = extractiveSummarizer();
+    const chunks: number[] = [];
+    const pivot = await compactedWith({
+      name: 'extractive',
+      summarize: (request, signal) => {
+        chunks.push(request.plan.toSummarize.length);
+        return inner.summarize(request, signal);
+      },
+    });
+    // 2.6M tokens in chunks of 800,000: three whole chunks, the rest, then the window's summary.
+    expect(chunks.length).toBeGreaterThanOrEqual(4);
+    expect(chunks.reduce((a, n) => a + n, 0)).toBeGreaterThanOrEqual(SIZE - 200);
+    expect(pivot.details.constraints).toContain(PLANTED);
+    expect(pivot.summary).toContain(PLANTED);
   });
 
   it('a summarizer failing on a later chunk leaves the session exactly as it was', async () => {
@@ -136,69 +194,71 @@ describe('a window far larger than the model is opened and compacted in bounded 
     expect((await store.loadFrom('big', 0)).length).toBe(SIZE);
   });
 
-  it('a summarizer that reads the span itself writes the pivot one given the span whole writes', async () => {
-    // 600 messages (~620k tokens): one chunk either way (40 windows of 20k), 30 model windows.
-    const pivots = [];
-    for (const reads of [true, false]) {
-      const store = memoryStore();
-      await imported(store, 600);
-      const inner = extractiveSummarizer();
-      const summarizer = reads ? inner : { name: inner.name, summarize: inner.summarize };
-      const session = await openSession(store, 'big', { ...OPTIONS, compaction: { summarizer } });
-      expect(() => session.activeEntries()).toThrow(WindowNotHeldError);
-      expect((await session.compact()).status).toBe('compacted');
-      const pivot = (await store.loadFrom('big', 0)).at(-1)!;
-      if (pivot.kind !== 'compaction') throw new Error('expected a pivot');
-      // The running summary is dated when it is made: its quoted lines carry that time.
-      const excerpts = pivot.pivot.details.extra?.excerpts as Array<[string, number, string, number]>;
-      pivots.push({ ...pivot.pivot, excerpts: excerpts.map(([who, , text, value]) => [who, text, value]) });
-    }
-    expect(pivots[0]!.details.constraints).toContain(PLANTED);
-    expect(pivots[0]!.excerpts.length).toBeGreaterThan(10);
-    expect({ ...pivots[0], details: undefined }).toEqual({ ...pivots[1], details: undefined });
-    const { extra: _a, ...details0 } = pivots[0]!.details;
-    const { extra: _b, ...details1 } = pivots[1]!.details;
-    expect(details0).toEqual(details1);
-  });
+  it.each([
+    ['never compacted', undefined],
+    ['compacted once, keeping a tail', 300],
+  ])(
+    'a summarizer that reads the span itself writes the pivot one given the span whole writes (%s)',
+    async (_layout, pivotAfter) => {
+      // 600 messages (~620k tokens): one chunk either way (40 windows of 20k), 30 model windows.
+      const pivots = [];
+      for (const reads of [true, false]) {
+        const store = memoryStore();
+        await imported(store, 600, pivotAfter);
+        const inner = extractiveSummarizer();
+        const summarizer = reads ? inner : { name: inner.name, summarize: inner.summarize };
+        const session = await openSession(store, 'big', { ...OPTIONS, compaction: { summarizer } });
+        expect(() => session.activeEntries()).toThrow(WindowNotHeldError);
+        expect((await session.compact()).status).toBe('compacted');
+        const pivot = (await store.loadFrom('big', 0)).at(-1)!;
+        if (pivot.kind !== 'compaction') throw new Error('expected a pivot');
+        // The running summary is dated when it is made: its quoted lines carry that time.
+        const excerpts = pivot.pivot.details.extra?.excerpts as Array<[string, number, string, number]>;
+        pivots.push({ ...pivot.pivot, excerpts: excerpts.map(([who, , text, value]) => [who, text, value]) });
+      }
+      // A stored summary is carried on (the first message's rule is in it no more), and the tail
+      // it kept is summarized on top of it.
+      if (pivotAfter === undefined) expect(pivots[0]!.details.constraints).toContain(PLANTED);
+      else {
+        expect(pivots[0]!.details.constraints).toContain(CARRIED);
+        expect(pivots[0]!.previousPivotId).toBe('big-pivot');
+      }
+      expect(pivots[0]!.excerpts.length).toBeGreaterThan(10);
+      expect({ ...pivots[0], details: undefined }).toEqual({ ...pivots[1], details: undefined });
+      const { extra: _a, ...details0 } = pivots[0]!.details;
+      const { extra: _b, ...details1 } = pivots[1]!.details;
+      expect(details0).toEqual(details1);
+    },
+  );
 
   it('a span read by the summarizer starts a new summary when what it holds reaches a chunk, and carries each into the next', async () => {
-    const store = memoryStore();
-    await imported(store);
     const inner = extractiveSummarizer();
     const summaries: number[] = [];
-    const session = await openSession(store, 'big', {
-      ...OPTIONS,
-      compaction: {
-        summarizer: {
-          name: 'extractive',
-          summarize: inner.summarize,
-          readSpan(previous) {
-            const read = inner.readSpan!(previous);
-            let entries = 0;
-            return {
-              read(page) {
-                entries += page.length;
-                read.read(page);
-              },
-              // As if each message held 2,000 tokens: 400 messages fill the 800,000 of a chunk.
-              heldTokens: () => entries * 2_000,
-              summarize(request, signal) {
-                summaries.push(entries);
-                return read.summarize(request, signal);
-              },
-            };
+    const pivot = await compactedWith({
+      name: 'extractive',
+      summarize: inner.summarize,
+      readSpan(previous) {
+        const read = inner.readSpan!(previous);
+        let entries = 0;
+        return {
+          read(page) {
+            entries += page.length;
+            read.read(page);
           },
-        },
+          // As if each message held 2,000 tokens: 400 messages fill the 800,000 of a chunk.
+          heldTokens: () => entries * 2_000,
+          summarize(request, signal) {
+            summaries.push(entries);
+            return read.summarize(request, signal);
+          },
+        };
       },
     });
-    expect((await session.compact()).status).toBe('compacted');
     // Pages of 1,000 entries, each over the bound: one summary a page, then the held tail's.
     expect(summaries.length).toBeGreaterThanOrEqual(2);
     expect(summaries.slice(0, -1).every((n) => n >= 400)).toBe(true);
-    const pivot = (await store.loadFrom('big', 0)).at(-1)!;
-    if (pivot.kind !== 'compaction') throw new Error('expected a pivot');
-    expect(pivot.pivot.details.constraints).toContain(PLANTED);
-    expect(pivot.pivot.summary).toContain(PLANTED);
+    expect(pivot.details.constraints).toContain(PLANTED);
+    expect(pivot.summary).toContain(PLANTED);
   });
 
   it('a summarizer reading the span that fails leaves the session exactly as it was', async () => {
