@@ -48,13 +48,15 @@ export async function planHeldInPart(
   options: PlanOptions,
   opts: ChunkOptions,
 ): Promise<CompactionPlan | NothingToCompact> {
-  const { log } = session;
-  const { id, state } = log.record;
-  const pages = pagesForward(log.store, id, state.activeFromSeq, log.heldFromSeq);
+  const { log, config } = session;
+  const span: StreamedSpan = {
+    pages: streamedMessages(session),
+    chunkTokens: CHUNK_WINDOWS * config.budget.contextWindow || Number.POSITIVE_INFINITY,
+  };
   let running = await latestPivot(session);
-  running = session.config.summarizer.readSpan
-    ? await summarizeRead(session, running, pages, opts)
-    : await summarizeChunks(session, running, pages, opts);
+  running = config.summarizer.readSpan
+    ? await summarizeRead(session, running, span, opts)
+    : await summarizeChunks(session, running, span, opts);
   const held = log.active.filter(isMessageEntry);
   const window: Entry[] = running === null ? held : [running, ...held];
   const plan = planCompaction(window, options);
@@ -63,41 +65,43 @@ export async function planHeldInPart(
   return isNothingToCompact(plan) && running !== null ? planCompaction(window, { keepNone: true }) : plan;
 }
 
-/** Entries to stream, by seq: what a progress display counts against. */
-function progress(session: StepContext): (page: readonly Entry[]) => void {
-  const { heldFromSeq, record } = session.log;
-  const total = Math.max(0, heldFromSeq - record.state.activeFromSeq);
-  let read = 0;
-  return (page) => {
-    read += page.length;
-    session.events.emit('compaction:progress', { read, total });
-  };
+/** The part of the window not held, as it streams, and the size a chunk of it may reach. */
+interface StreamedSpan {
+  /** Its messages a page at a time (marker-only requests are no conversation). */
+  pages: AsyncIterable<MessageEntry[]>;
+  chunkTokens: number;
 }
 
-/** The messages of a page a summary reads (marker-only requests are no conversation). */
-function pageMessages(page: readonly Entry[]): MessageEntry[] {
-  return page.filter((e): e is MessageEntry => e.kind === 'message' && !isMarkerOnly(e));
+/** The messages of the part not held, a page at a time, progress reported as each page is read. */
+async function* streamedMessages(session: StepContext): AsyncGenerator<MessageEntry[]> {
+  const { log } = session;
+  const { id, state } = log.record;
+  // Entries to stream, by seq: what a progress display counts against.
+  const total = Math.max(0, log.heldFromSeq - state.activeFromSeq);
+  let read = 0;
+  for await (const page of pagesForward(log.store, id, state.activeFromSeq, log.heldFromSeq)) {
+    read += page.length;
+    session.events.emit('compaction:progress', { read, total });
+    yield page.filter((e): e is MessageEntry => e.kind === 'message' && !isMarkerOnly(e));
+  }
 }
 
 /** The span given whole, a chunk at a time, each chunk's summary the next one's previous pivot. */
 async function summarizeChunks(
   session: StepContext,
   first: CompactionEntry | null,
-  pages: AsyncIterable<Entry[]>,
+  span: StreamedSpan,
   opts: ChunkOptions,
 ): Promise<CompactionEntry | null> {
-  const chunkTokens = CHUNK_WINDOWS * session.config.budget.contextWindow || Number.POSITIVE_INFINITY;
   const summarize = (request: SummaryRequest) => session.config.summarizer.summarize(request, opts.signal);
-  const seen = progress(session);
   let running = first;
   let chunk: MessageEntry[] = [];
   let tokens = 0;
-  for await (const page of pages) {
-    seen(page);
-    for (const entry of pageMessages(page)) {
+  for await (const page of span.pages) {
+    for (const entry of page) {
       chunk.push(entry);
       tokens += entry.tokens;
-      if (tokens < chunkTokens) continue;
+      if (tokens < span.chunkTokens) continue;
       const plan = chunkPlan(running, chunk);
       if (!isNothingToCompact(plan)) running = await summarizeSpan(session, plan, entry.seq, opts, summarize);
       chunk = [];
@@ -136,12 +140,10 @@ function chunkPlan(
 async function summarizeRead(
   session: StepContext,
   first: CompactionEntry | null,
-  pages: AsyncIterable<Entry[]>,
+  span: StreamedSpan,
   opts: ChunkOptions,
 ): Promise<CompactionEntry | null> {
   const { summarizer } = session.config;
-  const heldCap = CHUNK_WINDOWS * session.config.budget.contextWindow || Number.POSITIVE_INFINITY;
-  const seen = progress(session);
   let running = first;
   let reading: { summary: SpanSummary; plan: StreamedSpanPlan } | undefined;
   const close = async (read: { summary: SpanSummary; plan: StreamedSpanPlan }) => {
@@ -151,18 +153,16 @@ async function summarizeRead(
       read.summary.summarize(r, opts.signal),
     );
   };
-  for await (const page of pages) {
+  for await (const messages of span.pages) {
     // No summary is made for many pages: a compaction cancelled meanwhile stops here.
     opts.signal?.throwIfAborted();
-    seen(page);
     reading ??= {
       summary: summarizer.readSpan!(running?.pivot.details),
       plan: new StreamedSpanPlan(running),
     };
-    const messages = pageMessages(page);
     reading.summary.read(messages);
     reading.plan.read(messages);
-    if (reading.summary.heldTokens() < heldCap) continue;
+    if (reading.summary.heldTokens() < span.chunkTokens) continue;
     await close(reading);
     reading = undefined;
   }

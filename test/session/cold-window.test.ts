@@ -112,6 +112,17 @@ async function compactedWith(summarizer: Summarizer): Promise<Pivot> {
   return pivot.pivot;
 }
 
+/** A compaction with `summarizer` fails with `error` and leaves the imported session as it was. */
+async function expectUnchangedAfter(summarizer: Summarizer, error: string): Promise<void> {
+  const store = memoryStore();
+  await imported(store);
+  const before = await store.getSession('big');
+  const session = await openSession(store, 'big', { ...OPTIONS, compaction: { summarizer } });
+  await expect(session.compact()).rejects.toThrow(error);
+  expect(await store.getSession('big')).toStrictEqual(before);
+  expect((await store.loadFrom('big', 0)).length).toBe(SIZE);
+}
+
 describe('a window far larger than the model is opened and compacted in bounded memory', () => {
   it('holds only its tail, streams the rest once into chunked summaries, and keeps what a whole plan keeps', async () => {
     const base = memoryStore();
@@ -172,26 +183,18 @@ describe('a window far larger than the model is opened and compacted in bounded 
   });
 
   it('a summarizer failing on a later chunk leaves the session exactly as it was', async () => {
-    const store = memoryStore();
-    await imported(store);
-    const before = await store.getSession('big');
     const inner = extractiveSummarizer();
     let calls = 0;
-    const session = await openSession(store, 'big', {
-      ...OPTIONS,
-      compaction: {
-        summarizer: {
-          name: 'flaky',
-          summarize: (request, signal) => {
-            if (++calls === 2) throw new Error('rate limited');
-            return inner.summarize(request, signal);
-          },
+    await expectUnchangedAfter(
+      {
+        name: 'flaky',
+        summarize: (request, signal) => {
+          if (++calls === 2) throw new Error('rate limited');
+          return inner.summarize(request, signal);
         },
       },
-    });
-    await expect(session.compact()).rejects.toThrow('rate limited');
-    expect(await store.getSession('big')).toStrictEqual(before);
-    expect((await store.loadFrom('big', 0)).length).toBe(SIZE);
+      'rate limited',
+    );
   });
 
   it.each([
@@ -262,26 +265,18 @@ describe('a window far larger than the model is opened and compacted in bounded 
   });
 
   it('a summarizer reading the span that fails leaves the session exactly as it was', async () => {
-    const store = memoryStore();
-    await imported(store);
-    const before = await store.getSession('big');
     const inner = extractiveSummarizer();
-    const session = await openSession(store, 'big', {
-      ...OPTIONS,
-      compaction: {
-        summarizer: {
-          name: 'flaky',
-          summarize: inner.summarize,
-          readSpan(previous) {
-            const read = inner.readSpan!(previous);
-            return { ...read, summarize: async () => Promise.reject(new Error('out of memory')) };
-          },
+    await expectUnchangedAfter(
+      {
+        name: 'flaky',
+        summarize: inner.summarize,
+        readSpan(previous) {
+          const read = inner.readSpan!(previous);
+          return { ...read, summarize: async () => Promise.reject(new Error('out of memory')) };
         },
       },
-    });
-    await expect(session.compact()).rejects.toThrow('out of memory');
-    expect(await store.getSession('big')).toStrictEqual(before);
-    expect((await store.loadFrom('big', 0)).length).toBe(SIZE);
+      'out of memory',
+    );
   });
 
   it('a compaction cancelled while the span streams stops at the next page and writes nothing', async () => {
