@@ -13,9 +13,16 @@ export interface Word {
 class Segments {
   readonly segments: Word[][] = [];
   private words: Word[] = [];
-  word = '';
-  quoted = false;
-  inWord = false;
+  private word = '';
+  private quoted = false;
+  private inWord = false;
+
+  /** Adds text to the word being read (`quoted`: text that stood between quotes). */
+  add(text: string, quoted = false): void {
+    this.word += text;
+    if (quoted) this.quoted = true;
+    this.inWord = true;
+  }
 
   endWord(): void {
     if (this.inWord) this.words.push({ text: this.word, quoted: this.quoted });
@@ -38,24 +45,15 @@ export function shellSegments(line: string): Word[][] {
     if (c === "'" || c === '"') {
       const close = line.indexOf(c, i + 1);
       const end = close < 0 ? line.length : close;
-      s.word += line.slice(i + 1, end);
-      s.quoted = true;
-      s.inWord = true;
+      s.add(line.slice(i + 1, end), true);
       i = end;
-    } else if (c === '\\' && i + 1 < line.length) {
-      s.word += line[++i];
-      s.inWord = true;
-    } else if (c === ' ' || c === '\t') s.endWord();
+    } else if (c === '\\' && i + 1 < line.length) s.add(line[++i]!);
+    else if (c === ' ' || c === '\t') s.endWord();
     else if (c === '\n' || c === ';' || c === '|' || c === '&') {
       // `2>&1` and `&>` are redirections, not separators.
-      if (c === '&' && (line[i - 1] === '>' || line[i + 1] === '>')) {
-        s.word += c;
-        s.inWord = true;
-      } else s.endSegment();
-    } else {
-      s.word += c;
-      s.inWord = true;
-    }
+      if (c === '&' && (line[i - 1] === '>' || line[i + 1] === '>')) s.add(c);
+      else s.endSegment();
+    } else s.add(c);
   }
   s.endSegment();
   return s.segments;

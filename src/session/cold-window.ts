@@ -95,6 +95,13 @@ async function summarizeChunks(
 ): Promise<CompactionEntry | null> {
   const summarize = (request: SummaryRequest) => session.config.summarizer.summarize(request, opts.signal);
   let running = first;
+  /** The chunk summarized on top of the running summary: the next running summary. */
+  const next = async (chunk: MessageEntry[]) => {
+    const plan = chunkPlan(running, chunk);
+    return isNothingToCompact(plan)
+      ? running
+      : summarizeSpan(session, plan, chunk.at(-1)!.seq, opts, summarize);
+  };
   let chunk: MessageEntry[] = [];
   let tokens = 0;
   for await (const page of span.pages) {
@@ -102,17 +109,12 @@ async function summarizeChunks(
       chunk.push(entry);
       tokens += entry.tokens;
       if (tokens < span.chunkTokens) continue;
-      const plan = chunkPlan(running, chunk);
-      if (!isNothingToCompact(plan)) running = await summarizeSpan(session, plan, entry.seq, opts, summarize);
+      running = await next(chunk);
       chunk = [];
       tokens = 0;
     }
   }
-  if (chunk.length === 0) return running;
-  const plan = chunkPlan(running, chunk);
-  return isNothingToCompact(plan)
-    ? running
-    : summarizeSpan(session, plan, chunk.at(-1)!.seq, opts, summarize);
+  return chunk.length === 0 ? running : next(chunk);
 }
 
 /**

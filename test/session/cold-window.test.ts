@@ -107,6 +107,11 @@ async function compactedWith(summarizer: Summarizer): Promise<Pivot> {
   await imported(store);
   const session = await openSession(store, 'big', { ...OPTIONS, compaction: { summarizer } });
   expect((await session.compact()).status).toBe('compacted');
+  return storedPivot(store);
+}
+
+/** The pivot the imported session's last entry is. */
+async function storedPivot(store: Store): Promise<Pivot> {
   const pivot = (await store.loadFrom('big', 0)).at(-1)!;
   if (pivot.kind !== 'compaction') throw new Error('expected a pivot');
   return pivot.pivot;
@@ -213,11 +218,10 @@ describe('a window far larger than the model is opened and compacted in bounded 
         const session = await openSession(store, 'big', { ...OPTIONS, compaction: { summarizer } });
         expect(() => session.activeEntries()).toThrow(WindowNotHeldError);
         expect((await session.compact()).status).toBe('compacted');
-        const pivot = (await store.loadFrom('big', 0)).at(-1)!;
-        if (pivot.kind !== 'compaction') throw new Error('expected a pivot');
+        const pivot = await storedPivot(store);
         // The running summary is dated when it is made: its quoted lines carry that time.
-        const excerpts = pivot.pivot.details.extra?.excerpts as Array<[string, number, string, number]>;
-        pivots.push({ ...pivot.pivot, excerpts: excerpts.map(([who, , text, value]) => [who, text, value]) });
+        const excerpts = pivot.details.extra?.excerpts as Array<[string, number, string, number]>;
+        pivots.push({ ...pivot, excerpts: excerpts.map(([who, , text, value]) => [who, text, value]) });
       }
       // A stored summary is carried on (the first message's rule is in it no more), and the tail
       // it kept is summarized on top of it.
