@@ -14,8 +14,8 @@ import {
 } from '../compact/index.js';
 import { buildCompactionEntry } from '../model/build.js';
 import { type CompactionEntry, type Entry, isMessageEntry, type MessageEntry } from '../model/entry.js';
+import { pagesForward } from '../store/pages.js';
 import type { StepContext } from './step-context.js';
-import { pagesForward } from './window-read.js';
 
 /**
  * Model windows of entries summarized per chunk: each chunk re-chooses the running summary's

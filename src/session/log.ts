@@ -2,10 +2,11 @@ import type { Entry } from '../model/entry.js';
 import type { JsonObject } from '../model/json.js';
 import { emptySessionState, type SessionRecord, type SessionState } from '../model/session.js';
 import { withUpdates } from '../prune/apply.js';
+import { pagesForward } from '../store/pages.js';
 import { type PartsUpdate, type Store, VersionConflictError } from '../store/store.js';
 import { catchUp, loadWindow, lowestSeq, withRewrite } from './log-sync.js';
 import { DEFAULT_RETRY, type RetryPolicy, retryDelay } from './retry.js';
-import { pagesForward, type WindowBound } from './window-read.js';
+import type { WindowBound } from './window-read.js';
 
 /** A version read begun before a turn was prepared (Log.versionRead), and what it is compared with. */
 export interface VersionRead {

@@ -1,4 +1,5 @@
 import type { Entry } from '../model/entry.js';
+import { PAGE_SEQS } from '../store/pages.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -9,30 +10,6 @@ import type { Store } from '../store/store.js';
 export interface WindowBound {
   maxTokens: number;
   tailTokens: number;
-}
-
-/** Seqs per read: a page of a streamed window, a few MB of rows at most. */
-export const PAGE_SEQS = 1_000;
-
-/**
- * The entries of [fromSeq, toSeq) a page at a time, oldest first, each row read once. Seqs are
- * dense in a session's log; a range that comes back sparse widens the next page, so a gap costs a
- * few reads, not one per missing seq.
- */
-export async function* pagesForward(
-  store: Store,
-  sessionId: string,
-  fromSeq: number,
-  toSeq: number,
-): AsyncGenerator<Entry[]> {
-  let width = PAGE_SEQS;
-  for (let from = fromSeq; from < toSeq; ) {
-    const to = Math.min(toSeq, from + width);
-    const page = await store.loadFrom(sessionId, from, to);
-    if (page.length > 0) yield page;
-    width = page.length < width / 2 ? width * 2 : PAGE_SEQS;
-    from = to;
-  }
 }
 
 /**

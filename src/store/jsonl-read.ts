@@ -6,6 +6,7 @@ import { isMissing, openIfExists, readFd } from './jsonl-fs.js';
 import { type ArchiveStats, CURRENT } from './jsonl-layout.js';
 import { type DecodedLine, decodeLine, lineKey } from './jsonl-lines.js';
 import { ARCHIVES, type Manifest, readArchives, readManifest, resolveName } from './jsonl-manifest.js';
+import { PAGE_SEQS, PAGE_TOKENS } from './pages.js';
 
 /**
  * A consistent read of one session folder without taking a lock or changing a file, so a reader
@@ -136,7 +137,26 @@ export class FolderView {
       });
       for (const { entry } of lines) if (inRange(entry.seq)) entries.push(entry);
     }
-    return isSorted(entries) ? entries : entries.sort((a, b) => a.seq - b.seq);
+    return bySeq(entries);
+  }
+
+  /**
+   * The lines that may hold entries with fromSeq <= seq < toSeq, not yet decoded, in file order:
+   * a line whose key is out of the range is skipped, one without a key is kept for its decoding
+   * to tell. Decoded later, they are still this view's (published bytes never change); unlike
+   * loadFrom, a damaged file is reported before a bad line in it.
+   */
+  linesFrom(fromSeq: number, toSeq = Number.POSITIVE_INFINITY): LazyLine[] {
+    const out: LazyLine[] = [];
+    for (const file of this.files()) {
+      if (file.count === 0 || file.maxSeq < fromSeq || file.minSeq >= toSeq) continue;
+      this.eachLine(file.name, (line, decode) => {
+        const seq = lineKey(line)?.seq;
+        if (seq === undefined || (seq >= fromSeq && seq < toSeq))
+          out.push({ seq, chars: line.length, decode });
+      });
+    }
+    return out;
   }
 
   /** An entry by id, looked for from the newest file back (recent entries are the ones asked for). */
@@ -149,6 +169,61 @@ export class FolderView {
     }
     return undefined;
   }
+}
+
+/** A line of a view not decoded yet: its seq when its key tells it, and its length. */
+export interface LazyLine {
+  seq: number | undefined;
+  chars: number;
+  decode(): DecodedLine;
+}
+
+/** The entries of some lines that fall in [fromSeq, toSeq), in seq order. */
+export function decodeInRange(lines: readonly LazyLine[], fromSeq: number, toSeq: number): Entry[] {
+  const entries: Entry[] = [];
+  for (const line of lines) {
+    const { entry } = line.decode();
+    if (entry.seq >= fromSeq && entry.seq < toSeq) entries.push(entry);
+  }
+  return bySeq(entries);
+}
+
+function bySeq(entries: Entry[]): Entry[] {
+  return isSorted(entries) ? entries : entries.sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * The entries of some lines that fall in [fromSeq, toSeq), a page at a time: each page about
+ * PAGE_TOKENS tokens of lines (four characters to a token) and at most PAGE_SEQS entries, decoded
+ * as it is yielded. Lines whose keys do not tell their order are all decoded and sorted first.
+ */
+export function* linePages(lines: readonly LazyLine[], fromSeq: number, toSeq: number): Generator<Entry[]> {
+  if (!inSeqOrder(lines)) {
+    const entries = decodeInRange(lines, fromSeq, toSeq);
+    for (let i = 0; i < entries.length; i += PAGE_SEQS) yield entries.slice(i, i + PAGE_SEQS);
+    return;
+  }
+  let page: Entry[] = [];
+  let chars = 0;
+  for (const line of lines) {
+    page.push(line.decode().entry);
+    chars += line.chars;
+    if (chars < 4 * PAGE_TOKENS && page.length < PAGE_SEQS) continue;
+    yield page;
+    page = [];
+    chars = 0;
+  }
+  if (page.length > 0) yield page;
+}
+
+/** Whether every line's key is known and the keys ascend: lines that can be decoded a page at a time. */
+function inSeqOrder(lines: readonly LazyLine[]): boolean {
+  let last = Number.NEGATIVE_INFINITY;
+  for (const { seq } of lines) {
+    if (seq === undefined || seq <= last) return false;
+    last = seq;
+  }
+  return true;
 }
 
 const MAX_ATTEMPTS = 50;

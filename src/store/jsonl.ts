@@ -13,7 +13,7 @@ import { createFolders, deleteFolder, type NewFolder, recoverRoot } from './json
 import type { Durability } from './jsonl-fs.js';
 import { lockSession, unlockSession } from './jsonl-lock.js';
 import { type Manifest, readManifest, type Step } from './jsonl-manifest.js';
-import { FolderView } from './jsonl-read.js';
+import { FolderView, linePages } from './jsonl-read.js';
 import {
   appendEntries,
   discardUnpublished,
@@ -49,6 +49,8 @@ export const DEFAULT_JSONL_DIR = '.condense/sessions';
 /** The JSONL store, plus what only it has: the archive file a compaction made. */
 export interface JsonlStore extends Store {
   readonly kind: 'jsonl';
+  /** Its files are read whole: a streamed window reads each once, decoded a page at a time. */
+  loadPages(sessionId: string, fromSeq: number, toSeq: number): AsyncIterable<Entry[]>;
   /** The folder of one session (`dir/<id>`, the id escaped to a safe file name). */
   sessionDir(sessionId: string): string;
   /**
@@ -254,6 +256,12 @@ export function openJsonlStore(opts: JsonlStoreOptions, step: Step): JsonlStore 
     async loadFrom(sessionId, fromSeq, toSeq) {
       open();
       return FolderView.read(folderOf(sessionId).dir, (view) => view.loadFrom(fromSeq, toSeq)) ?? [];
+    },
+
+    async *loadPages(sessionId, fromSeq, toSeq) {
+      open();
+      const lines = FolderView.read(folderOf(sessionId).dir, (view) => view.linesFrom(fromSeq, toSeq));
+      yield* linePages(lines ?? [], fromSeq, toSeq);
     },
 
     async getEntry(sessionId, entryId) {

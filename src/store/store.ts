@@ -81,6 +81,12 @@ export interface Store {
    * a turn needs, or one page of a window streamed a range at a time.
    */
   loadFrom(sessionId: string, fromSeq: number, toSeq?: number): Promise<Entry[]>;
+  /**
+   * Entries with fromSeq <= seq < toSeq in seq order, a page at a time, each read once: a window
+   * too large to hold, streamed. Optional, for a store whose every read costs more than its range
+   * (a JSONL file is read whole); without it the range is read with loadFrom a page at a time.
+   */
+  loadPages?(sessionId: string, fromSeq: number, toSeq: number): AsyncIterable<Entry[]>;
   /** One entry by id. */
   getEntry(sessionId: string, entryId: string): Promise<Entry | undefined>;
   /**

@@ -292,10 +292,13 @@ describe('a window far larger than the model is opened and compacted in bounded 
     const pages: number[] = [];
     session.on('compaction:progress', ({ read }) => {
       pages.push(read);
-      if (read >= 1_000) controller.abort(new Error('user cancelled'));
+      controller.abort(new Error('user cancelled'));
     });
     await expect(session.compact({ signal: controller.signal })).rejects.toThrow('user cancelled');
-    expect(pages).toEqual([1_000]);
+    // One page read, then the cancel is seen: the rest of the span is never read.
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toBeGreaterThan(0);
+    expect(pages[0]).toBeLessThan((await store.loadFrom('big', 0)).length / 2);
     expect(await store.getSession('big')).toStrictEqual(before);
   });
 

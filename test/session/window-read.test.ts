@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptySessionState } from '../../src/model/session.js';
-import { pagesForward, readTail } from '../../src/session/window-read.js';
+import { readTail } from '../../src/session/window-read.js';
 import { memoryStore } from '../../src/store/index.js';
+import { pagesForward } from '../../src/store/pages.js';
 import type { Store } from '../../src/store/store.js';
 import { commitAfter, entryAt } from '../store/fixtures.js';
 

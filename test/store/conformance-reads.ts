@@ -1,8 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Entry } from '../../src/model/entry.js';
 import { DuplicateSessionError } from '../../src/store/errors.js';
+import { PAGE_TOKENS, pagesForward } from '../../src/store/pages.js';
+import type { Store } from '../../src/store/store.js';
 import type { StoreHandle } from './conformance.js';
-import { commitAfter, entryAt, sessionRecord, textEntries } from './fixtures.js';
+import { commitAfter, entryAt, fatEntry, sessionRecord, textEntries } from './fixtures.js';
+
+/** The pages of a streamed range (Store.loadPages where the store has it). */
+async function streamed(store: Store, id: string, fromSeq: number, toSeq: number): Promise<Entry[][]> {
+  const pages: Entry[][] = [];
+  for await (const page of pagesForward(store, id, fromSeq, toSeq)) pages.push(page);
+  return pages;
+}
 
 /** Sessions, append and the read paths (loadFrom bounds and order, getEntry, listing, delete). */
 export function readConformance(h: StoreHandle): void {
@@ -164,6 +174,50 @@ export function readConformance(h: StoreHandle): void {
         ),
         { numRuns: 40 },
       );
+    });
+
+    it('a range streamed a page at a time is its stored entries, each once, in seq order (property)', async () => {
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 0, max: 3_000 }), { minLength: 1, maxLength: 30 }),
+          fc.integer({ min: -1, max: 3_001 }),
+          fc.integer({ min: -1, max: 3_001 }),
+          fc.nat(),
+          async (seqs, fromSeq, toSeq, cut) => {
+            const id = `p${run++}`;
+            const record = sessionRecord(id);
+            await h.store().createSession(record);
+            const stored = seqs.map((seq) => entryAt(id, seq, `${id}-x${seq}`));
+            // Two appends, the second may go back in seq: a file's lines out of seq order.
+            const first = stored.slice(0, cut % stored.length);
+            const after = await h.store().append(first, commitAfter(record, first));
+            const rest = stored.slice(first.length);
+            await h.store().append(rest, commitAfter(after, rest));
+            const pages = await streamed(h.store(), id, fromSeq, toSeq);
+            expect(pages.every((page) => page.length > 0)).toBe(true);
+            const expected = stored
+              .filter((e) => e.seq >= fromSeq && e.seq < toSeq)
+              .sort((a, b) => a.seq - b.seq);
+            expect(pages.flat()).toStrictEqual(expected);
+          },
+        ),
+        { numRuns: 30 },
+      );
+    });
+
+    it('a window of fat entries streams in pages of about PAGE_TOKENS tokens, not one page', async () => {
+      const record = sessionRecord('fat');
+      await h.store().createSession(record);
+      const stored = Array.from({ length: 60 }, (_, seq) => fatEntry('fat', seq));
+      await h.store().append(stored, commitAfter(record, stored));
+      const pages = await streamed(h.store(), 'fat', 0, 60);
+      expect(pages.flat()).toStrictEqual(stored);
+      const tokens = (page: readonly Entry[]) => page.reduce((sum, e) => sum + e.tokens, 0);
+      expect(stored[0]!.tokens * 60).toBeGreaterThan(10 * PAGE_TOKENS);
+      expect(pages.length).toBeGreaterThan(5);
+      // The first page is read before the window's density is known.
+      for (const page of pages.slice(1)) expect(tokens(page)).toBeLessThanOrEqual(2 * PAGE_TOKENS);
     });
 
     it('getEntry finds an entry by id within its session only', async () => {

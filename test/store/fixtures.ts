@@ -58,6 +58,17 @@ export function entryAt(sessionId: string, seq: number, id: string): MessageEntr
   return buildMessageEntry(message, { sessionId, seq, parentId: null, id, createdAt: 1 }, estimator);
 }
 
+/** An entry of about 40,000 tokens of varied words (a long tool output's worth). */
+export function fatEntry(sessionId: string, seq: number): MessageEntry {
+  const words = Array.from({ length: 30_000 }, (_, i) => `w${(i * 7919 + seq) % 10_007}`).join(' ');
+  const message: Message = { role: 'user', parts: [{ type: 'text', text: words }] };
+  return buildMessageEntry(
+    message,
+    { sessionId, seq, parentId: null, id: `${sessionId}-f${seq}`, createdAt: 1 },
+    estimator,
+  );
+}
+
 /** ~1.5M characters of tool output with every kind of text a real shell prints. */
 export const BIG_OUTPUT = 'line ✓ ünïcödé 日本語 \t "quoted" \\ back\\slash\n'.repeat(36_000);
 

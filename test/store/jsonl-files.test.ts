@@ -131,8 +131,19 @@ describe('seed 003 layout', () => {
     expect((await store.loadFrom('s1', 3)).map((e) => e.seq)).toEqual([3, 4, 5]);
     expect(await store.getEntry('s1', 's1-e4')).toBeDefined();
     await expect(store.loadFrom('s1', 0)).rejects.toThrow(/20260101T000000\.jsonl:line 1: not a JSON line/);
+    // A window streamed a page at a time reads the same files and names the same line.
+    const streamed = async (fromSeq: number) => {
+      const seqs: number[] = [];
+      for await (const page of store.loadPages('s1', fromSeq, 6)) for (const e of page) seqs.push(e.seq);
+      return seqs;
+    };
+    expect(await streamed(3)).toEqual([3, 4, 5]);
+    await expect(streamed(0)).rejects.toThrow(/20260101T000000\.jsonl:line 1: not a JSON line/);
     rmSync(join(dir, 's1', '20260101T000000.jsonl'));
     await expect(store.loadFrom('s1', 0)).rejects.toThrow(
+      /20260101T000000\.jsonl: missing: the session folder lost a file/,
+    );
+    await expect(streamed(0)).rejects.toThrow(
       /20260101T000000\.jsonl: missing: the session folder lost a file/,
     );
   });
