@@ -150,10 +150,16 @@ export class Log {
   versionRead(): Promise<VersionRead> | null {
     const { store } = this;
     if (store.sessionVersion === undefined) return null;
-    return this.enqueue(async () => ({
-      held: this.record.version,
-      stored: store.sessionVersion!(this.record.id).catch(() => undefined),
-    }));
+    return this.enqueue(async () => {
+      const read = {
+        held: this.record.version,
+        stored: store.sessionVersion!(this.record.id).catch(() => undefined),
+      };
+      // A pool hands out its connection on a later tick, so the query would leave only once the
+      // caller's work yields: one turn of the event loop sends it first (0.07 ms of a 0.9 ms turn).
+      await new Promise((resolve) => setImmediate(resolve));
+      return read;
+    });
   }
 
   /** Re-reads the session row (a primary-key read), and what other writers added if they moved on. */

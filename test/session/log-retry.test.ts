@@ -15,6 +15,7 @@ import { openSession } from '../../src/session/index.js';
 import { REWRITES_KEPT, staleFrom, withRewrite } from '../../src/session/log-sync.js';
 import { DEFAULT_RETRY, retryDelay } from '../../src/session/retry.js';
 import { memoryStore, VersionConflictError } from '../../src/store/index.js';
+import { heuristicEstimator } from '../../src/tokens/estimator.js';
 import { turn, user } from './helpers.js';
 
 describe('retryDelay', () => {
@@ -205,6 +206,35 @@ describe('the check before a turn on a store that reads a version alone', () => 
     await expect(openSession(versioned, 'empty', opts).then((s) => s.prepare())).rejects.toThrow(
       /nothing to send/,
     );
+  });
+
+  it('sends the version read before the turn is prepared, though its store sends it on a later tick', async () => {
+    const shared = memoryStore();
+    const order: string[] = [];
+    const versioned = {
+      ...shared,
+      // As a pool does: the query leaves once a connection is handed out, on the next tick.
+      sessionVersion: async (id: string) => {
+        await new Promise((resolve) => process.nextTick(resolve));
+        order.push('version sent');
+        return (await shared.getSession(id))?.version;
+      },
+    };
+    const counting = heuristicEstimator();
+    const estimator = {
+      ...counting,
+      text: (text: string) => {
+        order.push('turn counted');
+        return counting.text(text);
+      },
+    };
+    const session = await openSession(versioned, 's', { ...opts, estimator });
+    await session.append(user('hello'));
+    order.length = 0;
+    await session.prepare({ format: 'openai', system: 'Be brief.' });
+    // Its round trip overlaps the turn's own work instead of following it.
+    expect(order[0]).toBe('version sent');
+    expect(order).toContain('turn counted');
   });
 
   it('reads the version once the writes asked for before prepare() are done, and sends them', async () => {
