@@ -137,14 +137,15 @@ export class FolderView {
       });
       for (const { entry } of lines) if (inRange(entry.seq)) entries.push(entry);
     }
-    return bySeq(entries);
+    return isSorted(entries) ? entries : entries.sort((a, b) => a.seq - b.seq);
   }
 
   /**
    * The lines that may hold entries with fromSeq <= seq < toSeq, not yet decoded, in file order:
    * a line whose key is out of the range is skipped, one without a key is kept for its decoding
    * to tell. Decoded later, they are still this view's (published bytes never change); unlike
-   * loadFrom, a damaged file is reported before a bad line in it.
+   * loadFrom, a damaged file is reported before a bad line in it. The lines hold their files'
+   * text until they are let go.
    */
   linesFrom(fromSeq: number, toSeq = Number.POSITIVE_INFINITY): LazyLine[] {
     const out: LazyLine[] = [];
@@ -178,35 +179,22 @@ export interface LazyLine {
   decode(): DecodedLine;
 }
 
-/** The entries of some lines that fall in [fromSeq, toSeq), in seq order. */
-export function decodeInRange(lines: readonly LazyLine[], fromSeq: number, toSeq: number): Entry[] {
-  const entries: Entry[] = [];
-  for (const line of lines) {
-    const { entry } = line.decode();
-    if (entry.seq >= fromSeq && entry.seq < toSeq) entries.push(entry);
-  }
-  return bySeq(entries);
-}
-
-function bySeq(entries: Entry[]): Entry[] {
-  return isSorted(entries) ? entries : entries.sort((a, b) => a.seq - b.seq);
-}
-
 /**
- * The entries of some lines that fall in [fromSeq, toSeq), a page at a time: each page about
- * PAGE_TOKENS tokens of lines (four characters to a token) and at most PAGE_SEQS entries, decoded
- * as it is yielded. Lines whose keys do not tell their order are all decoded and sorted first.
+ * The entries of some lines that fall in [fromSeq, toSeq), in seq order, a page at a time: each
+ * page about PAGE_TOKENS tokens of lines (four characters to a token) and at most PAGE_SEQS
+ * entries, decoded as it is yielded. Lines out of seq order (an append that went back) are sorted
+ * by their keys first; only a line without a key is decoded early, to learn its seq.
  */
 export function* linePages(lines: readonly LazyLine[], fromSeq: number, toSeq: number): Generator<Entry[]> {
-  if (!inSeqOrder(lines)) {
-    const entries = decodeInRange(lines, fromSeq, toSeq);
-    for (let i = 0; i < entries.length; i += PAGE_SEQS) yield entries.slice(i, i + PAGE_SEQS);
-    return;
-  }
+  const known = withSeqs(lines, fromSeq, toSeq);
+  // A stable sort: lines of one seq stay in file order, as loadFrom returns them.
+  const ordered = isAscending(known) ? known : [...known].sort((x, y) => x.seq - y.seq);
   let page: Entry[] = [];
   let chars = 0;
-  for (const line of lines) {
-    page.push(line.decode().entry);
+  for (const line of ordered) {
+    const { entry } = line.decode();
+    if (entry.seq < fromSeq || entry.seq >= toSeq) continue;
+    page.push(entry);
     chars += line.chars;
     if (chars < 4 * PAGE_TOKENS && page.length < PAGE_SEQS) continue;
     yield page;
@@ -216,13 +204,25 @@ export function* linePages(lines: readonly LazyLine[], fromSeq: number, toSeq: n
   if (page.length > 0) yield page;
 }
 
-/** Whether every line's key is known and the keys ascend: lines that can be decoded a page at a time. */
-function inSeqOrder(lines: readonly LazyLine[]): boolean {
-  let last = Number.NEGATIVE_INFINITY;
-  for (const { seq } of lines) {
-    if (seq === undefined || seq <= last) return false;
-    last = seq;
+type KnownLine = LazyLine & { seq: number };
+
+/** The lines with their seqs: one whose key did not tell is decoded (and dropped if out of range). */
+function withSeqs(lines: readonly LazyLine[], fromSeq: number, toSeq: number): KnownLine[] {
+  const known: KnownLine[] = [];
+  for (const line of lines) {
+    if (line.seq !== undefined) {
+      known.push(line as KnownLine);
+      continue;
+    }
+    const decoded = line.decode();
+    const { seq } = decoded.entry;
+    if (seq >= fromSeq && seq < toSeq) known.push({ seq, chars: line.chars, decode: () => decoded });
   }
+  return known;
+}
+
+function isAscending(lines: readonly KnownLine[]): boolean {
+  for (let i = 1; i < lines.length; i++) if (lines[i]!.seq < lines[i - 1]!.seq) return false;
   return true;
 }
 

@@ -49,7 +49,10 @@ export const DEFAULT_JSONL_DIR = '.condense/sessions';
 /** The JSONL store, plus what only it has: the archive file a compaction made. */
 export interface JsonlStore extends Store {
   readonly kind: 'jsonl';
-  /** Its files are read whole: a streamed window reads each once, decoded a page at a time. */
+  /**
+   * Its files are read whole: a streamed window reads each once (holding its text until the
+   * stream ends) and decodes it a page at a time.
+   */
   loadPages(sessionId: string, fromSeq: number, toSeq: number): AsyncIterable<Entry[]>;
   /** The folder of one session (`dir/<id>`, the id escaped to a safe file name). */
   sessionDir(sessionId: string): string;

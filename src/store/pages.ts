@@ -18,7 +18,8 @@ const FIRST_PAGE_SEQS = 8;
 /**
  * The next page's width from what the last one held: about PAGE_TOKENS tokens and PAGE_SEQS
  * entries at its density, at most twice as wide, so a gap in the seqs (which imports and forks
- * leave) is crossed in a few reads, not one per missing seq.
+ * leave) is crossed in a few reads, not one per missing seq. The page just past a gap is as wide
+ * as the reads that crossed it, so only that one page is bounded by the gap, not by its tokens.
  */
 function nextPageWidth(width: number, read: { entries: number; tokens: number }): number {
   const byTokens = (width * PAGE_TOKENS) / Math.max(1, read.tokens);

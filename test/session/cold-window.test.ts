@@ -261,7 +261,7 @@ describe('a window far larger than the model is opened and compacted in bounded 
         };
       },
     });
-    // Pages of 1,000 entries, each over the bound: one summary a page, then the held tail's.
+    // A summary each time the pages read reach 400 messages, then the held tail's.
     expect(summaries.length).toBeGreaterThanOrEqual(2);
     expect(summaries.slice(0, -1).every((n) => n >= 400)).toBe(true);
     expect(pivot.details.constraints).toContain(PLANTED);

@@ -210,7 +210,11 @@ export function readConformance(h: StoreHandle): void {
       const record = sessionRecord('fat');
       await h.store().createSession(record);
       const stored = Array.from({ length: 60 }, (_, seq) => fatEntry('fat', seq));
-      await h.store().append(stored, commitAfter(record, stored));
+      // The newer half appended first: a file's lines out of seq order.
+      const newer = stored.slice(30);
+      const after = await h.store().append(newer, commitAfter(record, newer));
+      const older = stored.slice(0, 30);
+      await h.store().append(older, commitAfter(after, older));
       const pages = await streamed(h.store(), 'fat', 0, 60);
       expect(pages.flat()).toStrictEqual(stored);
       const tokens = (page: readonly Entry[]) => page.reduce((sum, e) => sum + e.tokens, 0);
