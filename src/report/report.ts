@@ -2,6 +2,7 @@ import { openSession, type SessionOptions } from '../session/index.js';
 import { currentCalibration } from '../session/state.js';
 import { UnknownSessionError } from '../store/errors.js';
 import { isEventLedger, type StoredEvent } from '../store/events.js';
+import { pagesForward } from '../store/pages.js';
 import type { Store } from '../store/store.js';
 import { FALLBACK_CONTEXT_WINDOW, lookupModel } from '../tokens/models.js';
 import { type ReportData, reportData } from './data.js';
@@ -10,12 +11,6 @@ import { Replay } from './replay.js';
 
 /** How many ledger events a report lists besides those the session quoted (the ledger's cap). */
 const LEDGER_EVENTS = 1_000;
-/**
- * Entries read from the store at a time. Small pages let a page's strings die young: at 2,000 a
- * page (~9 MB of content) outlived the young generation and garbage collection cost 2.2 s of a
- * 100,000-entry report, at 250 it costs 1.4 s.
- */
-const PAGE = 250;
 
 /**
  * An HTML report of a stored session, as one self-contained file (no network): the prompt size of
@@ -52,10 +47,10 @@ export async function reportOf(
     local: config.checks.estimate === 'local',
     activeFromSeq: active[0]?.seq ?? Number.POSITIVE_INFINITY,
   });
-  // A page at a time: the log is never held whole, each page's content dropped once replayed.
+  // A page at a time (pages small enough that their strings die young): the log is never held
+  // whole, each page's content dropped once replayed.
   let entries = 0;
-  for (let from = 0; from < record.nextSeq; from += PAGE) {
-    const page = await store.loadFrom(sessionId, from, from + PAGE);
+  for await (const page of pagesForward(store, sessionId, 0, record.nextSeq)) {
     for (const entry of page) replay.add(entry);
     entries += page.length;
   }

@@ -4,6 +4,9 @@
  * (prunes and compactions included); each compaction's kept and summarized spans are the lineage's
  * coverage; the quote finder agrees with a plain indexOf; details render whatever fields they hold.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { syntheticSession } from '../../src/demo/synthetic.js';
@@ -16,6 +19,7 @@ import { findQuotes, MIN_QUOTE_CHARS, quotePieces } from '../../src/report/quote
 import { replayLog } from '../../src/report/replay.js';
 import { reportOf } from '../../src/report/report.js';
 import { openSession, type SessionOptions } from '../../src/session/index.js';
+import { jsonlStore } from '../../src/store/jsonl.js';
 import { memoryStore } from '../../src/store/memory.js';
 import { heuristicEstimator } from '../../src/tokens/estimator.js';
 
@@ -246,6 +250,28 @@ describe('report data', () => {
     expect(data.series.tokens.length).toBe(
       (await session.history()).filter((e) => e.kind === 'message' && e.message.role === 'assistant').length,
     );
+  });
+
+  it('a JSONL session is read through its own stream: its file once, not once per page', async () => {
+    const inner = jsonlStore({ dir: mkdtempSync(join(tmpdir(), 'condense-report-')) });
+    const session = await openSession(inner, 's', OPTIONS);
+    for (const message of syntheticSession({ messages: 1_000, seed: 3 })) await session.append(message);
+    const reads = { loadFrom: 0, loadPages: 0 };
+    const store = new Proxy(inner, {
+      get(target, key: keyof typeof reads) {
+        const value = target[key];
+        if (!(key in reads)) return value;
+        return (...args: Parameters<typeof value>) => {
+          reads[key]++;
+          return (value as (...a: typeof args) => unknown).apply(target, args);
+        };
+      },
+    });
+    const data = await reportOf(store, 's', OPTIONS);
+    expect(data.session.entries).toBe(1_000);
+    // Opening reads the window once; the replay streams the log (at 250 a page: four more reads).
+    expect(reads.loadPages).toBeGreaterThan(0);
+    expect(reads.loadFrom).toBeLessThanOrEqual(1);
   });
 
   it('an empty log still makes a report', () => {
