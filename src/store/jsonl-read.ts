@@ -117,6 +117,11 @@ export class FolderView {
     return keys;
   }
 
+  /** The files whose seqs overlap [fromSeq, toSeq), oldest first: the only ones a range read opens. */
+  private filesHolding(fromSeq: number, toSeq: number) {
+    return this.files().filter((f) => f.count > 0 && f.maxSeq >= fromSeq && f.minSeq < toSeq);
+  }
+
   /** File names, oldest first: the archives, then the current file. */
   files(): { name: string; minSeq: number; maxSeq: number; count: number }[] {
     return [...this.archives(), { name: CURRENT, ...this.manifest.current }];
@@ -129,8 +134,7 @@ export class FolderView {
   loadFrom(fromSeq: number, toSeq = Number.POSITIVE_INFINITY): Entry[] {
     const entries: Entry[] = [];
     const inRange = (seq: number) => seq >= fromSeq && seq < toSeq;
-    for (const file of this.files()) {
-      if (file.count === 0 || file.maxSeq < fromSeq || file.minSeq >= toSeq) continue;
+    for (const file of this.filesHolding(fromSeq, toSeq)) {
       const lines = this.lines(file.name, (line) => {
         const key = lineKey(line);
         return key === undefined || inRange(key.seq);
@@ -149,8 +153,7 @@ export class FolderView {
    */
   linesFrom(fromSeq: number, toSeq = Number.POSITIVE_INFINITY): LazyLine[] {
     const out: LazyLine[] = [];
-    for (const file of this.files()) {
-      if (file.count === 0 || file.maxSeq < fromSeq || file.minSeq >= toSeq) continue;
+    for (const file of this.filesHolding(fromSeq, toSeq)) {
       this.eachLine(file.name, (line, decode) => {
         const seq = lineKey(line)?.seq;
         if (seq === undefined || (seq >= fromSeq && seq < toSeq))

@@ -7,6 +7,26 @@ import type { Store } from '../../src/store/store.js';
 import type { StoreHandle } from './conformance.js';
 import { commitAfter, entryAt, fatEntry, sessionRecord, textEntries } from './fixtures.js';
 
+/**
+ * A new session `id` holding one entry at each of `seqs`, appended in two batches split at `cut`
+ * (by default one batch); the second batch may go back in seq.
+ */
+async function storedAt(store: Store, id: string, seqs: readonly number[], cut = seqs.length) {
+  const record = sessionRecord(id);
+  await store.createSession(record);
+  const entries = seqs.map((seq) => entryAt(id, seq, `${id}-x${seq}`));
+  const first = entries.slice(0, cut);
+  const after = await store.append(first, commitAfter(record, first));
+  const rest = entries.slice(cut);
+  if (rest.length > 0) await store.append(rest, commitAfter(after, rest));
+  return { id, entries };
+}
+
+/** The entries with fromSeq <= seq < toSeq in seq order: what a read of that range returns. */
+function inRange(entries: readonly Entry[], fromSeq: number, toSeq: number): Entry[] {
+  return entries.filter((e) => e.seq >= fromSeq && e.seq < toSeq).sort((a, b) => a.seq - b.seq);
+}
+
 /** The pages of a streamed range (Store.loadPages where the store has it). */
 async function streamed(store: Store, id: string, fromSeq: number, toSeq: number): Promise<Entry[][]> {
   const pages: Entry[][] = [];
@@ -160,16 +180,9 @@ export function readConformance(h: StoreHandle): void {
           fc.integer({ min: -1, max: 32 }),
           fc.integer({ min: -1, max: 32 }),
           async (seqs, fromSeq, toSeq) => {
-            const id = `r${run++}`;
-            const record = sessionRecord(id);
-            await h.store().createSession(record);
-            const stored = seqs.map((seq) => entryAt(id, seq, `${id}-x${seq}`));
-            await h.store().append(stored, commitAfter(record, stored));
-            const loaded = await h.store().loadFrom(id, fromSeq, toSeq);
-            const expected = stored
-              .filter((e) => e.seq >= fromSeq && e.seq < toSeq)
-              .sort((a, b) => a.seq - b.seq);
-            expect(loaded).toStrictEqual(expected);
+            const stored = await storedAt(h.store(), `r${run++}`, seqs);
+            const loaded = await h.store().loadFrom(stored.id, fromSeq, toSeq);
+            expect(loaded).toStrictEqual(inRange(stored.entries, fromSeq, toSeq));
           },
         ),
         { numRuns: 40 },
@@ -185,21 +198,11 @@ export function readConformance(h: StoreHandle): void {
           fc.integer({ min: -1, max: 3_001 }),
           fc.nat(),
           async (seqs, fromSeq, toSeq, cut) => {
-            const id = `p${run++}`;
-            const record = sessionRecord(id);
-            await h.store().createSession(record);
-            const stored = seqs.map((seq) => entryAt(id, seq, `${id}-x${seq}`));
             // Two appends, the second may go back in seq: a file's lines out of seq order.
-            const first = stored.slice(0, cut % stored.length);
-            const after = await h.store().append(first, commitAfter(record, first));
-            const rest = stored.slice(first.length);
-            await h.store().append(rest, commitAfter(after, rest));
-            const pages = await streamed(h.store(), id, fromSeq, toSeq);
+            const stored = await storedAt(h.store(), `p${run++}`, seqs, cut % seqs.length);
+            const pages = await streamed(h.store(), stored.id, fromSeq, toSeq);
             expect(pages.every((page) => page.length > 0)).toBe(true);
-            const expected = stored
-              .filter((e) => e.seq >= fromSeq && e.seq < toSeq)
-              .sort((a, b) => a.seq - b.seq);
-            expect(pages.flat()).toStrictEqual(expected);
+            expect(pages.flat()).toStrictEqual(inRange(stored.entries, fromSeq, toSeq));
           },
         ),
         { numRuns: 30 },
